@@ -1,0 +1,10 @@
+// Package resourcesync owns the ResourceSync protocol (ANSI/NISO Z39.99-2014
+// and the Framework Notification specification): the document model of
+// <urlset> and <sitemapindex> documents with their rs:md and rs:ln
+// extensions, the capability and change vocabularies, W3C datetimes, the hash
+// attribute and its verification, and streaming XML reading and writing.
+//
+// It is pure: no I/O beyond the io.Reader and io.Writer it is handed, no
+// network, no files, standard library only. Everything that reads untrusted
+// input here is bounded by Limits and fuzzed.
+package resourcesync

@@ -1,0 +1,87 @@
+package resourcesync
+
+import (
+	"errors"
+	"io"
+	"time"
+)
+
+// The records below cross package boundaries: the workers (baseline,
+// incremental, audit) hand them to the adapters (source, mirror, state)
+// through their own small interfaces, and neither side imports the other.
+
+// Fetch describes one bitstream to get from the Source and what it must be.
+type Fetch struct {
+	URL       string
+	Hash      Fixity // every digest the Source gave; all known ones are verified
+	Length    int64  // valid only when HasLength
+	HasLength bool
+	// Validators from the copy held, for a conditional GET; empty for an
+	// unconditional one.
+	ETag         string
+	LastModified string
+	// ExtraAlgs are algorithms to compute even when the Source gave none, so
+	// that the state can record a digest of what is held.
+	ExtraAlgs []string
+}
+
+// Fetched is what a completed fetch produced.
+type Fetched struct {
+	NotModified  bool   // 304: the held copy is current; nothing was written
+	FinalURL     string // after redirects
+	Bytes        int64
+	Sums         Fixity // digests of the bytes written, per algorithm computed
+	ETag         string
+	LastModified string
+	ContentType  string
+}
+
+// Sink receives the body of one fetch. Reset discards what was written so
+// that a retried attempt starts again from nothing.
+type Sink interface {
+	io.Writer
+	Reset() error
+}
+
+// Held is what the Destination holds of one resource of a set. It is
+// recorded only after its bytes are durable in the mirror.
+type Held struct {
+	URI          string
+	Path         string // mirror-relative, slash-separated
+	Length       int64
+	Fixity       Fixity    // digests of the bytes held
+	LastMod      time.Time // the Source's lastmod for this copy; zero if none
+	ETag         string
+	LastModified string
+	Fetched      time.Time
+}
+
+// ChangeRecord is one change of a Change List or Change Dump that the
+// Destination processed (applied, or failed and to be retried).
+type ChangeRecord struct {
+	URI      string
+	Change   Change
+	Time     time.Time // Entry.Time(): datetime, else lastmod
+	List     string    // URL of the Change List or Change Dump package
+	Position int       // 1-based position of the entry in that document
+	Failed   bool
+	Cause    string // why it failed, or a note (a deletion not applied)
+}
+
+// Failure is a resource that could not be brought in step, kept in the
+// state with its cause until a later run succeeds.
+type Failure struct {
+	URI   string
+	Cause string
+	At    time.Time
+}
+
+// Errors the adapters return and the workers classify. Adapters wrap them
+// (errors.Is) so workers need not know which adapter spoke.
+var (
+	// ErrNotFound: the Source answered 404 or 410.
+	ErrNotFound = errors.New("not found at the Source")
+	// ErrUnavailable: the Source could not be reached or kept failing
+	// (connection errors, 429 or 5xx) after every retry.
+	ErrUnavailable = errors.New("Source unavailable")
+)
