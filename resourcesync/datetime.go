@@ -23,11 +23,20 @@ var ErrDatetime = errors.New("bad datetime")
 // the instant in UTC (2013-01-03T02:00:00+02:00 is 2013-01-03T00:00:00Z).
 // The date-only forms carry no time zone; they mean the start of that year,
 // month or day in UTC. Fractions are kept to the nanosecond; further digits
-// are dropped.
+// are dropped. An instant outside the years 0000-9999 in UTC (which an
+// offset can make of 9999-12-31 or 0000-01-01) is refused, since it could
+// not be written back. Every error wraps ErrDatetime and quotes s.
 func ParseDatetime(s string) (time.Time, error) {
+	return parseDatetimeOf(s)
+}
+
+// parseDatetimeOf is ParseDatetime for strings and byte slices alike, so that
+// the Reader parses lastmod straight from its buffer without copying it into
+// a string first.
+func parseDatetimeOf[T ~string | ~[]byte](s T) (time.Time, error) {
 	t, err := parseDatetime(s)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("%w %q: %s", ErrDatetime, s, err.Error())
+		return time.Time{}, fmt.Errorf("%w %q: %s", ErrDatetime, string(s), err.Error())
 	}
 	return t, nil
 }
@@ -36,8 +45,8 @@ type dtErr string
 
 func (e dtErr) Error() string { return string(e) }
 
-func parseDatetime(s string) (time.Time, error) {
-	p := dtParser{s: s}
+func parseDatetime[T ~string | ~[]byte](s T) (time.Time, error) {
+	p := dtParser[T]{s: s}
 	year := p.digits(4, "year")
 	month, day := 1, 1
 	if p.err == nil && p.more() {
@@ -65,7 +74,7 @@ func parseDatetime(s string) (time.Time, error) {
 		}
 		offset = p.zone()
 		if p.err == nil && p.more() {
-			p.err = dtErr(fmt.Sprintf("unexpected %q after the time zone", s[p.i:]))
+			p.err = dtErr(fmt.Sprintf("unexpected %q after the time zone", string(s[p.i:])))
 		}
 	}
 	if p.err != nil {
@@ -84,25 +93,31 @@ func parseDatetime(s string) (time.Time, error) {
 		return time.Time{}, dtErr("second out of range")
 	}
 	t := time.Date(year, time.Month(month), day, hour, min, sec, nsec, time.UTC)
-	return t.Add(-time.Duration(offset) * time.Second), nil
+	t = t.Add(-time.Duration(offset) * time.Second)
+	if y := t.Year(); y < 0 || y > 9999 {
+		// An offset can push 0000-01-01 or 9999-12-31 out of the
+		// four-digit years: such an instant could not be written back.
+		return time.Time{}, dtErr("outside the years 0000-9999 in UTC")
+	}
+	return t, nil
 }
 
-type dtParser struct {
-	s   string
+type dtParser[T ~string | ~[]byte] struct {
+	s   T
 	i   int
 	err error
 }
 
-func (p *dtParser) more() bool { return p.i < len(p.s) }
+func (p *dtParser[T]) more() bool { return p.i < len(p.s) }
 
-func (p *dtParser) peek() byte {
+func (p *dtParser[T]) peek() byte {
 	if p.i < len(p.s) {
 		return p.s[p.i]
 	}
 	return 0
 }
 
-func (p *dtParser) expect(c byte, what string) {
+func (p *dtParser[T]) expect(c byte, what string) {
 	if p.err != nil {
 		return
 	}
@@ -113,7 +128,7 @@ func (p *dtParser) expect(c byte, what string) {
 	p.i++
 }
 
-func (p *dtParser) digits(n int, what string) int {
+func (p *dtParser[T]) digits(n int, what string) int {
 	if p.err != nil {
 		return 0
 	}
@@ -130,7 +145,7 @@ func (p *dtParser) digits(n int, what string) int {
 	return v
 }
 
-func (p *dtParser) fraction() int {
+func (p *dtParser[T]) fraction() int {
 	start := p.i
 	ns, scale := 0, 100000000
 	for p.more() && p.peek() >= '0' && p.peek() <= '9' {
@@ -147,7 +162,7 @@ func (p *dtParser) fraction() int {
 }
 
 // zone parses TZD and returns the offset east of UTC in seconds.
-func (p *dtParser) zone() int {
+func (p *dtParser[T]) zone() int {
 	if p.err != nil {
 		return 0
 	}

@@ -4,6 +4,12 @@
 // extensions, the capability and change vocabularies, W3C datetimes, the hash
 // attribute and its verification, and streaming XML reading and writing.
 //
+// Reader streams the entries of a document of any length in constant memory
+// (ReadDocument reads a small one whole); it has its own XML scanner, which
+// refuses DTDs and checks well-formedness, namespaces and UTF-8 as it goes.
+// Writer and WriteDocument write documents back. ParseDatetime and
+// FormatDatetime handle W3C datetimes; ParseHash and Verifier handle fixity.
+//
 // It is pure: no I/O beyond the io.Reader and io.Writer it is handed, no
 // network, no files, standard library only. Everything that reads untrusted
 // input here is bounded by Limits and fuzzed.

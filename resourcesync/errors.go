@@ -18,7 +18,9 @@ var (
 )
 
 // ParseError says which document, line and entry a parse failed at and why.
-// Err wraps one of the sentinels above.
+// Err wraps one of the sentinels above, ErrDatetime or ErrHash - or, when
+// the document could not be read, the io.Reader's error - and its message is
+// the specific reason ("wrong root <html>", "entry without <loc>").
 type ParseError struct {
 	Doc   string // the document's name, usually its URL
 	Line  int    // 1-based; 0 when unknown
@@ -26,6 +28,7 @@ type ParseError struct {
 	Err   error
 }
 
+// Error reads "parse DOC: line L, entry E: reason".
 func (e *ParseError) Error() string {
 	where := ""
 	switch {
@@ -39,7 +42,19 @@ func (e *ParseError) Error() string {
 	return fmt.Sprintf("parse %s: %s%v", e.Doc, where, e.Err)
 }
 
+// Unwrap returns Err, so that errors.Is finds the sentinel.
 func (e *ParseError) Unwrap() error { return e.Err }
+
+// reason is the Err of a ParseError: the sentinel callers test for and the
+// specific message a person reads ("wrong root <html>"), so that the
+// message is not prefixed by the sentinel's generic text.
+type reason struct {
+	kind error
+	msg  string
+}
+
+func (e *reason) Error() string { return e.msg }
+func (e *reason) Unwrap() error { return e.kind }
 
 // Limits bound what a Reader accepts, so that hostile documents fail fast
 // and small. A zero field means the default from DefaultLimits.
@@ -49,7 +64,7 @@ type Limits struct {
 	MaxTokenBytes int   // one name, attribute value, text node or comment
 	MaxDepth      int   // element nesting
 	MaxLinks      int   // rs:ln elements in one entry or at the top
-	MaxAttrs      int   // attributes on one element
+	MaxAttrs      int   // attributes on one element; also namespace declarations in scope at once
 }
 
 // DefaultLimits are generous: the standard caps a document at 50,000 entries

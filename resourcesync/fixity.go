@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	"crypto/sha256"
 	"crypto/sha512"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -28,8 +29,10 @@ var ErrHash = errors.New("bad hash")
 // not what the Source said they are.
 var ErrMismatch = errors.New("content does not match the Source's fixity")
 
-// Digest is one algorithm:hexdigest token of a hash attribute. Alg is the
-// canonical lower-case token, Hex the lower-case hex digest.
+// Digest is one algorithm:digest token of a hash attribute. Alg is the
+// canonical lower-case token; Hex is the lower-case hex digest for the
+// algorithms this package knows and the digest exactly as the Source gave it
+// for the others.
 type Digest struct {
 	Alg string
 	Hex string
@@ -46,45 +49,190 @@ var algAliases = map[string]string{
 	"sha-512": AlgSHA512, "sha512": AlgSHA512,
 }
 
-var digestLen = map[string]int{AlgMD5: 32, AlgSHA1: 40, AlgSHA256: 64, AlgSHA512: 128}
+// hexLen is the length of the hex digest of a known algorithm (canonical
+// name), 0 for others.
+func hexLen(alg string) int {
+	switch alg {
+	case AlgMD5:
+		return 32
+	case AlgSHA1:
+		return 40
+	case AlgSHA256:
+		return 64
+	case AlgSHA512:
+		return 128
+	}
+	return 0
+}
 
 // KnownAlg reports whether alg (canonical or an alias such as "sha256") is
 // an algorithm this package computes, and its canonical name.
 func KnownAlg(alg string) (string, bool) {
+	switch alg { // the canonical names, without lower-casing or hashing
+	case AlgMD5, AlgSHA1, AlgSHA256, AlgSHA512:
+		return alg, true
+	}
 	c, ok := algAliases[strings.ToLower(alg)]
 	return c, ok
 }
 
-// ParseHash parses a hash attribute: whitespace-separated alg:hexdigest
-// tokens. Known algorithms must have a hex digest of the right length;
-// unknown algorithms are kept as given. An empty attribute is an empty
-// Fixity.
+// ParseHash parses a hash attribute: alg:digest tokens separated by XML
+// whitespace. Digests of known algorithms must be hex of the right length
+// and are lower-cased; digests of unknown algorithms are kept exactly as
+// given (they may be in another encoding), with the algorithm name
+// lower-cased. An algorithm given twice, under any of its names, is an
+// error. An empty attribute is an empty Fixity. Every error wraps ErrHash.
 func ParseHash(s string) (Fixity, error) {
-	var f Fixity
-	for _, tok := range strings.Fields(s) {
-		alg, hexd, ok := strings.Cut(tok, ":")
-		if !ok || alg == "" || hexd == "" {
-			return nil, fmt.Errorf("%w %q: token %q is not algorithm:hexdigest", ErrHash, s, tok)
+	// Most attributes have one or two digests: gather them on the stack
+	// and allocate once, exactly.
+	var small [4]Digest
+	f := Fixity(small[:0])
+	for i := 0; ; {
+		for i < len(s) && isXMLSpace(s[i]) {
+			i++
 		}
-		hexd = strings.ToLower(hexd)
+		if i == len(s) {
+			break
+		}
+		start := i
+		for i < len(s) && s[i] != ':' && !isXMLSpace(s[i]) {
+			i++
+		}
+		alg := s[start:i]
+		if i == len(s) || s[i] != ':' || alg == "" {
+			tok, _ := nextField(s[start:])
+			return nil, fmt.Errorf("%w %q: token %q is not algorithm:digest", ErrHash, s, tok)
+		}
+		i++
+		digest, _ := nextField(s[i:])
+		if digest == "" {
+			return nil, fmt.Errorf("%w %q: token %q is not algorithm:digest", ErrHash, s, s[start:i])
+		}
+		i += len(digest)
 		if c, known := KnownAlg(alg); known {
-			if len(hexd) != digestLen[c] {
-				return nil, fmt.Errorf("%w %q: %s digest has %d hex digits, want %d", ErrHash, s, c, len(hexd), digestLen[c])
+			d, err := canonicalDigest(c, digest)
+			if err != nil {
+				return nil, fmt.Errorf("%w %q: %s", ErrHash, s, err)
 			}
-			if _, err := hex.DecodeString(hexd); err != nil {
-				return nil, fmt.Errorf("%w %q: %s digest is not hex", ErrHash, s, c)
-			}
-			alg = c
+			digest, alg = d, c
 		} else {
 			alg = strings.ToLower(alg)
 		}
 		if _, dup := f.Get(alg); dup {
 			return nil, fmt.Errorf("%w %q: %s given twice", ErrHash, s, alg)
 		}
-		f = append(f, Digest{Alg: alg, Hex: hexd})
+		f = append(f, Digest{Alg: alg, Hex: digest})
 	}
-	return f, nil
+	if len(f) == 0 {
+		return nil, nil
+	}
+	return append(make(Fixity, 0, len(f)), f...), nil
 }
+
+// canonicalDigest returns a known algorithm's digest as lower-case hex.
+// The standard says hex; base64 and base64url of exactly the digest's size
+// (with or without padding) are accepted too, since Sources use them (the
+// standard's own Example 27 writes base64url SHA-256 digests), and a digest
+// the Destination can decode is one it can verify.
+func canonicalDigest(alg, digest string) (string, error) {
+	n := hexLen(alg)
+	if len(digest) == n {
+		if ok, upper := isHex(digest); ok {
+			if upper {
+				digest = strings.ToLower(digest)
+			}
+			return digest, nil
+		}
+	}
+	size := n / 2
+	for _, enc := range []*base64.Encoding{base64.RawURLEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.StdEncoding} {
+		if b, err := enc.DecodeString(digest); err == nil && len(b) == size {
+			return hex.EncodeToString(b), nil
+		}
+	}
+	return "", fmt.Errorf("%s digest has %d characters, neither %d hex digits nor base64 of %d bytes", alg, len(digest), n, size)
+}
+
+// nextField returns the run of non-whitespace that s starts with (after
+// any whitespace) and what follows it. Only XML whitespace separates tokens:
+// the attribute is XML, and splitting on Unicode spaces would change what a
+// digest is.
+func nextField(s string) (tok, rest string) {
+	i := 0
+	for i < len(s) && isXMLSpace(s[i]) {
+		i++
+	}
+	j := i
+	for j < len(s) && !isXMLSpace(s[j]) {
+		j++
+	}
+	return s[i:j], s[j:]
+}
+
+func isXMLSpace(c byte) bool { return c <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r') }
+
+// isHex reports whether s is all hex digits, and whether any is upper case.
+// It looks at eight bytes at a time: digests are most of a Resource List.
+func isHex(s string) (hex, upper bool) {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		ok, up := hexWord(x)
+		if !ok {
+			return false, false
+		}
+		upper = upper || up
+	}
+	var seen byte
+	for ; i < len(s); i++ {
+		c := hexClass[s[i]]
+		if c == 0 {
+			return false, false
+		}
+		seen |= c
+	}
+	return true, upper || seen&2 != 0
+}
+
+// hexWord is isHex for the eight bytes of x. For ASCII bytes, adding
+// 0x80-lo to each sets its high bit exactly when it is >= lo, without a
+// carry into the next byte.
+func hexWord(x uint64) (hex, upper bool) {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	if x&high != 0 {
+		return false, false
+	}
+	ge := func(x uint64, lo byte) uint64 { return (x + ones*uint64(0x80-lo)) & high }
+	digit := ge(x, '0') &^ ge(x, '9'+1)
+	l := x | ones*0x20 // folds A-F onto a-f, and nothing else onto a-f
+	letter := ge(l, 'a') &^ ge(l, 'f'+1)
+	if digit|letter != high {
+		return false, false
+	}
+	// An upper-case letter has bit 5 clear; shifted to bit 7 of its byte.
+	return true, letter&^((x&(ones*0x20))<<2) != 0
+}
+
+// hexClass is 1 for 0-9 and a-f, 2 for A-F, 0 for other bytes. A constant,
+// so that it cannot change.
+const hexClass = "" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x00\x00\x00\x00\x00" +
+	"\x00\x02\x02\x02\x02\x02\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x01\x01\x01\x01\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
 
 // String is the hash attribute form of f.
 func (f Fixity) String() string {
@@ -114,7 +262,7 @@ func (f Fixity) Get(alg string) (string, bool) {
 // compute.
 func (f Fixity) Verifiable() bool {
 	for _, d := range f {
-		if _, ok := digestLen[d.Alg]; ok {
+		if hexLen(d.Alg) > 0 {
 			return true
 		}
 	}
@@ -125,7 +273,7 @@ func (f Fixity) Verifiable() bool {
 func (f Fixity) Unverifiable() []string {
 	var out []string
 	for _, d := range f {
-		if _, ok := digestLen[d.Alg]; !ok {
+		if hexLen(d.Alg) == 0 {
 			out = append(out, d.Alg)
 		}
 	}
@@ -175,6 +323,7 @@ type MismatchError struct {
 	Mismatches []Mismatch
 }
 
+// Error lists every mismatch: "md5 is X, want Y; length is 3, want 4".
 func (e *MismatchError) Error() string {
 	parts := make([]string, len(e.Mismatches))
 	for i, m := range e.Mismatches {

@@ -15,6 +15,7 @@ const (
 	RootSitemapIndex
 )
 
+// String is the element name: "urlset" or "sitemapindex".
 func (r Root) String() string {
 	switch r {
 	case RootURLSet:
@@ -55,11 +56,14 @@ type Metadata struct {
 
 // Link is an rs:ln element.
 type Link struct {
-	Rel       string
-	Href      string
-	Pri       int // 1..999999; 0 when absent (which means 999999)
-	Modified  time.Time
-	Hash      Fixity
+	Rel      string
+	Href     string
+	Pri      int // 1..999999; 0 when absent (which means 999999)
+	Modified time.Time
+	Hash     Fixity
+	// BadHash is a hash attribute that does not parse (kept as given, so
+	// that it is written back); the target cannot be verified against it.
+	BadHash   string
 	Length    int64 // valid only when HasLength
 	HasLength bool
 	Type      string

@@ -85,3 +85,36 @@ var (
 	// (connection errors, 429 or 5xx) after every retry.
 	ErrUnavailable = errors.New("Source unavailable")
 )
+
+// Outcomes the workers report and the command line maps to exit statuses.
+var (
+	// ErrSafetyStop: the run stopped itself to protect the mirror - the
+	// Source's change history no longer reaches back to the cursor (a new
+	// baseline is needed), or a deletion guard tripped.
+	ErrSafetyStop = errors.New("safety stop")
+	// ErrInterrupted: the user asked the run to stop; what was done is saved.
+	ErrInterrupted = errors.New("interrupted")
+	// ErrLocal: the mirror or the state cannot be written (disk full, I/O
+	// error, read-only file system, database error). It stops the whole
+	// run: going on would only fail again.
+	ErrLocal = errors.New("local fault")
+)
+
+// SetState is what the state knows about one set of resources.
+type SetState struct {
+	ID                int64
+	CapabilityList    string
+	Source            string    // the Source Description that names it
+	Created           time.Time // first seen
+	BaselineAt        time.Time // the at of the Resource List (or Dump) of the last complete baseline; zero if none
+	BaselineCompleted time.Time // when that baseline finished
+	Cursor            time.Time // the time of the first unprocessed change; zero if none
+	Via               string    // "list" or "dump": how the last baseline was made
+}
+
+// Baselined reports whether a complete baseline of the set was recorded.
+func (s SetState) Baselined() bool { return !s.BaselineAt.IsZero() }
+
+// ErrSuperseded: a staged write was cancelled by a later removal of the
+// same file before it was published; the removal is the final state.
+var ErrSuperseded = errors.New("superseded by a later removal")

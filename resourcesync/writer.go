@@ -3,6 +3,7 @@ package resourcesync
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -10,41 +11,82 @@ import (
 )
 
 // Writer serialises a document entry by entry, so that fixtures and tools
-// can write documents of any size in constant memory. Errors are sticky: the
-// first one is returned by every later call. Not safe for concurrent use.
+// can write documents of any size in constant memory. It refuses (with an
+// error) values that the Reader would not read back as given: an entry
+// without a loc, a link without rel or href, characters XML cannot carry, a
+// time outside the years 0000-9999, a negative length, a pri outside
+// 1-999999, malformed Extra attribute names. Errors are sticky: the first
+// one is returned by every later call. Not safe for concurrent use.
 type Writer struct {
 	w      *bufio.Writer
 	root   Root
+	entry  string // "url" or "sitemap"
 	err    error
 	closed bool
-	// prefixes of namespaces used by Extra attributes, assigned on the fly
-	// and declared on the root element.
+	// Prefixes of the namespaces of Extra attributes. Those of the header
+	// are declared on the root element; others are declared on the element
+	// that uses them, for that element only.
 	extraNS map[string]string
+	nextNS  int
 }
 
 // NewWriter writes the XML declaration, the root element and the header's
-// rs:ln and rs:md, and returns a Writer ready for entries.
+// rs:ln and rs:md, and returns a Writer ready for entries. The header must
+// have a root and a capability.
 func NewWriter(w io.Writer, h Header) (*Writer, error) {
 	if h.Root != RootURLSet && h.Root != RootSitemapIndex {
 		return nil, errors.New("write document: header has no root")
 	}
-	wr := &Writer{w: bufio.NewWriterSize(w, 64<<10), root: h.Root, extraNS: map[string]string{}}
+	if h.MD.Capability == "" {
+		return nil, errors.New("write document: header has no capability")
+	}
+	if err := checkMD(&h.MD); err != nil {
+		return nil, fmt.Errorf("write document: top-level rs:md: %w", err)
+	}
+	for i := range h.Links {
+		if err := checkLink(&h.Links[i]); err != nil {
+			return nil, fmt.Errorf("write document: top-level rs:ln: %w", err)
+		}
+	}
+	wr := &Writer{
+		w:       bufio.NewWriterSize(w, 64<<10),
+		root:    h.Root,
+		entry:   "url",
+		extraNS: map[string]string{NamespaceRS: "rs", xmlNamespace: "xml"},
+	}
+	if h.Root == RootSitemapIndex {
+		wr.entry = "sitemap"
+	}
 	wr.str(`<?xml version="1.0" encoding="UTF-8"?>` + "\n<")
 	wr.str(h.Root.String())
 	wr.str(` xmlns="` + NamespaceSitemap + `" xmlns:rs="` + NamespaceRS + `"`)
-	// Declare extension namespaces up front: entries may use them too, but
-	// only those in the header are known here; entries declare their own.
-	wr.declareExtra(h.MD.Extra, h.Links)
+	// Declare the header's extension namespaces on the root: entries may
+	// use them too and then need not declare them again.
+	for _, as := range append([][]Attr{h.MD.Extra}, linkExtras(h.Links)...) {
+		for _, a := range as {
+			if _, ok := wr.extraNS[a.Space]; !ok && a.Space != "" {
+				wr.declare(a.Space)
+			}
+		}
+	}
 	wr.str(">\n")
 	for _, l := range h.Links {
 		wr.str("  ")
-		wr.link(l)
+		wr.link(&l)
 		wr.str("\n")
 	}
 	wr.str("  ")
-	wr.md(h.MD)
+	wr.md(&h.MD)
 	wr.str("\n")
 	return wr, wr.err
+}
+
+func linkExtras(ls []Link) [][]Attr {
+	out := make([][]Attr, len(ls))
+	for i := range ls {
+		out[i] = ls[i].Extra
+	}
+	return out
 }
 
 // Entry writes one <url> or <sitemap>.
@@ -55,15 +97,19 @@ func (wr *Writer) Entry(e *Entry) error {
 	if wr.closed {
 		return errors.New("write document: entry after Close")
 	}
-	el := "url"
-	if wr.root == RootSitemapIndex {
-		el = "sitemap"
+	if err := checkEntry(e); err != nil {
+		wr.err = fmt.Errorf("write document: entry %q: %w", e.Loc, err)
+		return wr.err
 	}
-	wr.str("  <" + el + ">\n    <loc>")
+	wr.str("  <")
+	wr.str(wr.entry)
+	wr.str(">\n    <loc>")
 	wr.text(e.Loc)
 	wr.str("</loc>\n")
 	if !e.LastMod.IsZero() {
-		wr.str("    <lastmod>" + FormatDatetime(e.LastMod) + "</lastmod>\n")
+		wr.str("    <lastmod>")
+		wr.str(FormatDatetime(e.LastMod))
+		wr.str("</lastmod>\n")
 	}
 	if e.ChangeFreq != "" {
 		wr.str("    <changefreq>")
@@ -72,15 +118,17 @@ func (wr *Writer) Entry(e *Entry) error {
 	}
 	if e.HasMD || !isZeroMD(&e.MD) {
 		wr.str("    ")
-		wr.md(e.MD)
+		wr.md(&e.MD)
 		wr.str("\n")
 	}
-	for _, l := range e.Links {
+	for i := range e.Links {
 		wr.str("    ")
-		wr.link(l)
+		wr.link(&e.Links[i])
 		wr.str("\n")
 	}
-	wr.str("  </" + el + ">\n")
+	wr.str("  </")
+	wr.str(wr.entry)
+	wr.str(">\n")
 	return wr.err
 }
 
@@ -98,7 +146,8 @@ func (wr *Writer) Close() error {
 	return wr.err
 }
 
-// WriteDocument serialises a whole document.
+// WriteDocument serialises a whole document. Errors are those of NewWriter
+// and Writer.Entry.
 func WriteDocument(w io.Writer, d *Document) error {
 	wr, err := NewWriter(w, d.Header)
 	if err != nil {
@@ -119,7 +168,7 @@ func isZeroMD(m *Metadata) bool {
 		m.Datetime.IsZero() && len(m.Extra) == 0
 }
 
-func (wr *Writer) md(m Metadata) {
+func (wr *Writer) md(m *Metadata) {
 	wr.str("<rs:md")
 	wr.attr("capability", string(m.Capability))
 	wr.attr("change", string(m.Change))
@@ -128,7 +177,9 @@ func (wr *Writer) md(m Metadata) {
 	wr.timeAttr("from", m.From)
 	wr.timeAttr("until", m.Until)
 	wr.timeAttr("datetime", m.Datetime)
-	wr.attr("hash", m.Hash.String())
+	if len(m.Hash) > 0 {
+		wr.attr("hash", m.Hash.String())
+	}
 	if m.HasLength {
 		wr.attr("length", strconv.FormatInt(m.Length, 10))
 	}
@@ -139,7 +190,7 @@ func (wr *Writer) md(m Metadata) {
 	wr.str("/>")
 }
 
-func (wr *Writer) link(l Link) {
+func (wr *Writer) link(l *Link) {
 	wr.str("<rs:ln")
 	wr.attr("rel", l.Rel)
 	wr.attr("href", l.Href)
@@ -147,7 +198,11 @@ func (wr *Writer) link(l Link) {
 		wr.attr("pri", strconv.Itoa(l.Pri))
 	}
 	wr.timeAttr("modified", l.Modified)
-	wr.attr("hash", l.Hash.String())
+	if len(l.Hash) > 0 {
+		wr.attr("hash", l.Hash.String())
+	} else if l.BadHash != "" {
+		wr.attr("hash", l.BadHash)
+	}
 	if l.HasLength {
 		wr.attr("length", strconv.FormatInt(l.Length, 10))
 	}
@@ -158,53 +213,38 @@ func (wr *Writer) link(l Link) {
 	wr.str("/>")
 }
 
-func (wr *Writer) declareExtra(mdExtra []Attr, links []Link) {
-	all := append([]Attr(nil), mdExtra...)
-	for _, l := range links {
-		all = append(all, l.Extra...)
-	}
-	for _, a := range all {
-		if a.Space != "" {
-			wr.prefix(a.Space, true)
-		}
-	}
-}
-
-// prefix returns the prefix bound to ns, binding a new one if needed. When
-// declare is true the binding is written as an attribute of the current
-// element.
-func (wr *Writer) prefix(ns string, declare bool) string {
-	if p, ok := wr.extraNS[ns]; ok {
-		return p
-	}
-	p := "x" + strconv.Itoa(len(wr.extraNS)+1)
+// declare binds a new prefix to ns on the element being written.
+func (wr *Writer) declare(ns string) string {
+	wr.nextNS++
+	p := "x" + strconv.Itoa(wr.nextNS)
 	wr.extraNS[ns] = p
-	if declare {
-		wr.str(" xmlns:" + p + `="`)
-		wr.attrText(ns)
-		wr.str(`"`)
-	}
+	wr.str(" xmlns:" + p + `="`)
+	wr.attrText(ns)
+	wr.str(`"`)
 	return p
 }
 
 func (wr *Writer) extra(attrs []Attr) {
+	var scoped []string
 	for _, a := range attrs {
 		name := a.Local
 		if a.Space != "" {
-			p, declared := wr.extraNS[a.Space]
-			if !declared {
-				// Bind it on this element; the binding is scoped to it, so
-				// forget it again for later elements.
-				p = "x" + strconv.Itoa(len(wr.extraNS)+1)
-				wr.str(" xmlns:" + p + `="`)
-				wr.attrText(a.Space)
-				wr.str(`"`)
-				defer delete(wr.extraNS, a.Space)
-				wr.extraNS[a.Space] = p
+			p, ok := wr.extraNS[a.Space]
+			if !ok {
+				p = wr.declare(a.Space)
+				scoped = append(scoped, a.Space)
 			}
 			name = p + ":" + a.Local
 		}
-		wr.attr(name, a.Value)
+		// Unlike the standard's attributes, an empty Extra value is kept:
+		// the Reader gives it back.
+		wr.str(" " + name + `="`)
+		wr.attrText(a.Value)
+		wr.str(`"`)
+	}
+	for _, ns := range scoped { // the binding ends with this element
+		delete(wr.extraNS, ns)
+		wr.nextNS--
 	}
 }
 
@@ -229,7 +269,10 @@ func (wr *Writer) str(s string) {
 	}
 }
 
-var textEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+// Escaping: "\r" must be a reference even in text, or a reader turns it
+// into "\n"; in attributes tab and line feed must be too, or a reader turns
+// them into spaces.
+var textEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\r", "&#xD;")
 var attrEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;",
 	"\t", "&#x9;", "\n", "&#xA;", "\r", "&#xD;")
 

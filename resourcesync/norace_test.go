@@ -1,0 +1,5 @@
+//go:build !race
+
+package resourcesync
+
+const raceEnabled = false

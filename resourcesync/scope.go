@@ -1,0 +1,88 @@
+package resourcesync
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+)
+
+// ErrOutOfScope is wrapped by Scope.Check: a resource the Destination will
+// not fetch (another host, another scheme).
+var ErrOutOfScope = errors.New("out of scope")
+
+// Scope decides which resource URIs a Destination fetches: http and https
+// only, on the Source's own hosts or on hosts the user allowed. A Source
+// that lists resources on a host it does not control cannot make the
+// Destination fetch (or write) them. Scope is immutable and safe for
+// concurrent use.
+type Scope struct {
+	hostPorts map[string]bool // "host:port" of the Source's documents and allowed host:port
+	hosts     map[string]bool // allowed host names, any port
+}
+
+// NewScope returns the scope of a Source whose documents were read from
+// sourceURLs, widened by allowHosts ("host" for any port, "host:port" for
+// one).
+func NewScope(sourceURLs []string, allowHosts []string) Scope {
+	s := Scope{hostPorts: map[string]bool{}, hosts: map[string]bool{}}
+	for _, su := range sourceURLs {
+		if u, err := url.Parse(su); err == nil && u.Host != "" {
+			s.hostPorts[hostPort(u)] = true
+		}
+	}
+	for _, h := range allowHosts {
+		h = strings.ToLower(strings.TrimSpace(h))
+		if h == "" {
+			continue
+		}
+		if _, _, err := net.SplitHostPort(h); err == nil {
+			s.hostPorts[h] = true
+		} else {
+			s.hosts[strings.Trim(h, "[]")] = true
+		}
+	}
+	return s
+}
+
+// Check returns nil when uri may be fetched, else an error wrapping
+// ErrOutOfScope that says why.
+func (s Scope) Check(uri string) error {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return fmt.Errorf("%w: %q is not a URI: %v", ErrOutOfScope, uri, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("%w: %s: only http and https resources are fetched", ErrOutOfScope, uri)
+	}
+	if u.Host == "" {
+		return fmt.Errorf("%w: %s has no host", ErrOutOfScope, uri)
+	}
+	if s.hostPorts[hostPort(u)] || s.hosts[strings.ToLower(u.Hostname())] {
+		return nil
+	}
+	return fmt.Errorf("%w: %s is on %s, not on the Source's host (allow it with --allow-host %s)",
+		ErrOutOfScope, uri, u.Host, u.Hostname())
+}
+
+// SameHost reports whether two URLs have the same host and effective port.
+func SameHost(a, b string) bool {
+	ua, err1 := url.Parse(a)
+	ub, err2 := url.Parse(b)
+	return err1 == nil && err2 == nil && ua.Host != "" && hostPort(ua) == hostPort(ub)
+}
+
+// hostPort is the lower-case host with the effective port.
+func hostPort(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		switch u.Scheme {
+		case "https":
+			port = "443"
+		default:
+			port = "80"
+		}
+	}
+	return net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+}
