@@ -1,0 +1,120 @@
+package source
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+)
+
+// FuzzReadDocument feeds untrusted bodies, with and without a gzip
+// Content-Encoding, to the document decoder: it must not panic, must keep
+// to MaxDocumentBytes, and must pass plain content through unchanged.
+func FuzzReadDocument(f *testing.F) {
+	f.Add([]byte(xmlDoc), false)
+	f.Add(gzipped(f, []byte(xmlDoc)), false)
+	f.Add(gzipped(f, []byte(xmlDoc)), true)
+	f.Add(gzipped(f, gzipped(f, []byte(xmlDoc))), true)
+	f.Add(gzipped(f, bytes.Repeat([]byte{'a'}, 100_000)), false)
+	f.Add([]byte{0x1f, 0x8b}, false)
+	f.Add([]byte{0x1f}, true)
+	const limit = 64 << 10
+	c := newClient(f, func(o *Options) {
+		o.MaxDocumentBytes = limit
+		o.SpoolMemory = 4 << 10
+		o.TempDir = f.TempDir()
+	})
+	f.Fuzz(func(t *testing.T, body []byte, encoded bool) {
+		resp := &http.Response{
+			StatusCode:    200,
+			Header:        http.Header{},
+			Body:          io.NopCloser(bytes.NewReader(body)),
+			ContentLength: int64(len(body)),
+		}
+		if encoded {
+			resp.Header.Set("Content-Encoding", "gzip")
+			resp.ContentLength = -1
+		}
+		sp := newSpool(c.opts.SpoolMemory, c.opts.TempDir)
+		defer sp.discard()
+		decoded, err := c.readDocument(resp, sp)
+		if err != nil {
+			if errors.Is(err, ErrTooLarge) && !encoded && !isGzip(body) && len(body) <= limit {
+				t.Fatalf("%d plain bytes refused as too large", len(body))
+			}
+			return
+		}
+		rc, err := sp.open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) > limit {
+			t.Fatalf("decoded %d bytes, limit %d", len(got), limit)
+		}
+		if !encoded && !isGzip(body) && (decoded || !bytes.Equal(got, body)) {
+			t.Fatalf("plain body changed: %d bytes in, %d out", len(body), len(got))
+		}
+	})
+}
+
+func isGzip(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }
+
+// FuzzRetryAfter checks that whatever a Source sends in Retry-After, the
+// wait stays within the configured bounds.
+func FuzzRetryAfter(f *testing.F) {
+	for _, s := range []string{"120", "0", "-5", "Fri, 01 Mar 2024 12:01:00 GMT", "99999999999999999999", "1e9", ""} {
+		f.Add(s)
+	}
+	now := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
+	lo, hi := 10*time.Millisecond, time.Minute
+	f.Fuzz(func(t *testing.T, s string) {
+		if d, ok := retryAfter(s, now); ok && d < 0 {
+			t.Fatalf("retryAfter(%q) = %s", s, d)
+		}
+		resp := &http.Response{StatusCode: 429, Header: http.Header{"Retry-After": {s}}}
+		if d := retryWait(lo, hi, 3, resp, now); d < lo || d > hi {
+			t.Fatalf("retryWait with Retry-After %q = %s, outside [%s, %s]", s, d, lo, hi)
+		}
+	})
+}
+
+// FuzzParseAuthHost checks that an accepted entry is normalised and matches
+// a URL built from it.
+func FuzzParseAuthHost(f *testing.F) {
+	for _, s := range []string{"example.org", "Example.org:8443", "[::1]:80", "::1", "a:b:c", "[x]", "h:0", ":80", "h:+80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		h, err := parseAuthHost(s)
+		if err != nil {
+			return
+		}
+		if h.host == "" || h.host != strings.ToLower(h.host) {
+			t.Fatalf("parseAuthHost(%q) = %+v", s, h)
+		}
+		port := h.port
+		if port == "" {
+			port = "443"
+		}
+		host := h.host
+		if strings.Contains(host, ":") {
+			host = "[" + host + "]"
+		}
+		u, err := url.Parse("https://" + host + ":" + port + "/")
+		if err != nil || u.Hostname() != h.host {
+			return // a host url.Parse reads differently cannot be requested anyway
+		}
+		if !h.matches(u) {
+			t.Fatalf("%q (%+v) does not match %s", s, h, u)
+		}
+	})
+}

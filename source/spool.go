@@ -1,0 +1,104 @@
+package source
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+)
+
+// spool holds a document while it downloads: in memory up to a limit, then
+// in a temporary file, so that a large document costs disk rather than RAM.
+// A spool is used by one goroutine.
+type spool struct {
+	memLimit int64
+	dir      string
+	mem      bytes.Buffer
+	file     *os.File // nil until the document outgrows memLimit
+}
+
+func newSpool(memLimit int64, dir string) *spool {
+	return &spool{memLimit: memLimit, dir: dir}
+}
+
+// Write appends p, moving to a temporary file when memory is full.
+func (s *spool) Write(p []byte) (int, error) {
+	if s.file == nil {
+		if int64(s.mem.Len()+len(p)) <= s.memLimit {
+			return s.mem.Write(p)
+		}
+		f, err := os.CreateTemp(s.dir, "resync-dest-doc-*")
+		if err != nil {
+			return 0, &spoolError{err: err}
+		}
+		s.file = f
+		if _, err := f.Write(s.mem.Bytes()); err != nil {
+			return 0, &spoolError{err: err}
+		}
+		s.mem = bytes.Buffer{} // release the memory now on disk
+	}
+	n, err := s.file.Write(p)
+	if err != nil {
+		return n, &spoolError{err: err}
+	}
+	return n, nil
+}
+
+// reset empties the spool for another attempt. The temporary file, if
+// any, is kept and truncated.
+func (s *spool) reset() error {
+	s.mem.Reset()
+	if s.file == nil {
+		return nil
+	}
+	if err := s.file.Truncate(0); err != nil {
+		return &spoolError{err: err}
+	}
+	if _, err := s.file.Seek(0, io.SeekStart); err != nil {
+		return &spoolError{err: err}
+	}
+	return nil
+}
+
+// open hands the content over as a reader; the spool is empty afterwards.
+// Closing the reader removes the temporary file.
+func (s *spool) open() (io.ReadCloser, error) {
+	if s.file == nil {
+		b := s.mem.Bytes()
+		s.mem = bytes.Buffer{}
+		return io.NopCloser(bytes.NewReader(b)), nil
+	}
+	f := &spoolFile{f: s.file}
+	s.file = nil
+	if _, err := f.f.Seek(0, io.SeekStart); err != nil {
+		_ = f.Close()
+		return nil, &spoolError{err: err}
+	}
+	return f, nil
+}
+
+// discard drops the content and removes the temporary file.
+func (s *spool) discard() {
+	s.mem = bytes.Buffer{}
+	if s.file != nil {
+		_ = (&spoolFile{f: s.file}).Close()
+		s.file = nil
+	}
+}
+
+// spoolError is a failure to hold a document (a full disk, say): not the
+// Source's fault, and not retried.
+type spoolError struct{ err error }
+
+func (e *spoolError) Error() string { return "spool document: " + e.err.Error() }
+func (e *spoolError) Unwrap() error { return e.err }
+
+// spoolFile is a spooled document open for reading; Close removes it.
+type spoolFile struct{ f *os.File }
+
+func (f *spoolFile) Read(p []byte) (int, error) { return f.f.Read(p) }
+
+// Close closes and removes the file.
+func (f *spoolFile) Close() error {
+	return errors.Join(f.f.Close(), os.Remove(f.f.Name()))
+}
