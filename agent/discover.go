@@ -1,0 +1,482 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/resync-dest/resync-dest/resourcesync"
+)
+
+// Fetcher gets documents from the Source.
+type Fetcher interface {
+	OpenDocument(ctx context.Context, url string) (finalURL string, header http.Header, body io.ReadCloser, err error)
+}
+
+// ErrNotResourceSync: nothing at or around the URL leads to ResourceSync
+// documents. The error text lists every place tried.
+var ErrNotResourceSync = errors.New("no ResourceSync Source found")
+
+// DiscoverOptions bound discovery.
+type DiscoverOptions struct {
+	Limits resourcesync.Limits
+	// MaxDocuments bounds the documents fetched (a loop or a hostile Source
+	// cannot make discovery run on).
+	MaxDocuments int
+	// MaxDocumentBytes bounds a document kept for discovery (Source
+	// Descriptions and Capability Lists are small).
+	MaxDocumentBytes int64
+}
+
+// DefaultDiscoverOptions are generous for real Sources.
+func DefaultDiscoverOptions() DiscoverOptions {
+	return DiscoverOptions{MaxDocuments: 200, MaxDocumentBytes: 16 << 20}
+}
+
+// wellKnownPath is the Source Description's well-known URI (§6.3.2).
+const wellKnownPath = "/.well-known/resourcesync"
+
+// maxUpLinks bounds a walk up rel="up" / rel="index" links.
+const maxUpLinks = 8
+
+// Discover finds the Source Description and every set of resources from
+// any URL the command line accepts: a Source root, a Source Description (or
+// its index), a Capability List, a capability document (or its index), or
+// any page that links rel="resourcesync" in HTML or an HTTP Link header
+// (§6.3). When the URL itself leads nowhere it tries the well-known URI and
+// robots.txt of its host.
+//
+// A Capability List that cannot be read is reported in its SetInfo.Err; the
+// other sets are still returned. Discover fails when no set can be found:
+// with an error wrapping ErrNotResourceSync listing everything tried, or
+// resourcesync.ErrUnavailable when the Source could not be reached, or the
+// first malformed or mismatched document on the way up.
+func Discover(ctx context.Context, f Fetcher, start string, opts DiscoverOptions) (*Discovery, error) {
+	u, err := url.Parse(start)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("discover %q: want an http or https URL", start)
+	}
+	if opts.MaxDocuments <= 0 || opts.MaxDocumentBytes <= 0 {
+		d := DefaultDiscoverOptions()
+		opts.MaxDocuments, opts.MaxDocumentBytes = d.MaxDocuments, d.MaxDocumentBytes
+	}
+	d := &discoverer{f: f, opts: opts, res: &Discovery{Start: start}, cache: map[string]*page{}}
+	err = d.run(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	return d.res, nil
+}
+
+type discoverer struct {
+	f       Fetcher
+	opts    DiscoverOptions
+	res     *Discovery
+	cache   map[string]*page // by requested and final URL
+	fetched int
+}
+
+// page is a fetched document, kept whole (discovery documents are small).
+type page struct {
+	url    string // final URL
+	header http.Header
+	body   []byte
+}
+
+func (d *discoverer) run(ctx context.Context, u *url.URL) error {
+	start := u.String()
+	root := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/"}
+	isRoot := (u.Path == "" || u.Path == "/") && u.RawQuery == ""
+	wellKnownTried := false
+	if isRoot {
+		wellKnownTried = true
+		if ok, err := d.tryWellKnown(ctx, root); ok || err != nil {
+			return err
+		}
+	}
+	ok, err := d.tryStart(ctx, start)
+	if ok || err != nil {
+		return err
+	}
+	if !wellKnownTried {
+		if ok, err := d.tryWellKnown(ctx, root); ok || err != nil {
+			return err
+		}
+	}
+	if ok, err := d.tryRobots(ctx, root); ok || err != nil {
+		return err
+	}
+	return fmt.Errorf("%w at %s; tried:\n  %s", ErrNotResourceSync, start, strings.Join(d.res.Tried, "\n  "))
+}
+
+func (d *discoverer) tried(format string, args ...any) {
+	d.res.Tried = append(d.res.Tried, fmt.Sprintf(format, args...))
+}
+
+func (d *discoverer) warn(format string, args ...any) {
+	d.res.Warnings = append(d.res.Warnings, fmt.Sprintf(format, args...))
+}
+
+// open fetches a document (once per URL) and keeps it.
+func (d *discoverer) open(ctx context.Context, u string) (*page, error) {
+	if p, ok := d.cache[u]; ok {
+		return p, nil
+	}
+	if d.fetched >= d.opts.MaxDocuments {
+		return nil, fmt.Errorf("discovery fetched %d documents without finishing; giving up at %s", d.fetched, u)
+	}
+	d.fetched++
+	final, header, body, err := d.f.OpenDocument(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	defer body.Close()
+	b, err := io.ReadAll(io.LimitReader(body, d.opts.MaxDocumentBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", u, err)
+	}
+	if int64(len(b)) > d.opts.MaxDocumentBytes {
+		// Only a capability document can be this big; its header is at the
+		// top, which is all discovery reads of it.
+		b = b[:d.opts.MaxDocumentBytes]
+	}
+	p := &page{url: final, header: header, body: b}
+	d.cache[u], d.cache[final] = p, p
+	return p, nil
+}
+
+// header parses a page as a ResourceSync document; ok is false when it is
+// not one (not XML, another root).
+func (d *discoverer) header(p *page) (*resourcesync.Header, bool, error) {
+	h, err := resourcesync.NewReader(bytes.NewReader(p.body), p.url, d.opts.Limits).Header()
+	if err != nil {
+		if errors.Is(err, resourcesync.ErrSyntax) || errors.Is(err, resourcesync.ErrRoot) {
+			return nil, false, nil
+		}
+		return nil, false, err
+	}
+	return h, true, nil
+}
+
+// opener serves Walk from the cache.
+func (d *discoverer) opener(ctx context.Context, u string) (string, io.ReadCloser, error) {
+	p, err := d.open(ctx, u)
+	if err != nil {
+		return "", nil, err
+	}
+	return p.url, io.NopCloser(bytes.NewReader(p.body)), nil
+}
+
+func (d *discoverer) tryWellKnown(ctx context.Context, root *url.URL) (bool, error) {
+	wk := root.ResolveReference(&url.URL{Path: wellKnownPath}).String()
+	p, err := d.open(ctx, wk)
+	if err != nil {
+		if errors.Is(err, resourcesync.ErrUnavailable) {
+			return false, err
+		}
+		d.tried("%s: %v", wk, err)
+		return false, nil
+	}
+	h, ok, err := d.header(p)
+	switch {
+	case err != nil:
+		return false, err
+	case !ok:
+		d.tried("%s: not a ResourceSync document", wk)
+		return false, nil
+	case h.Capability() != resourcesync.CapDescription:
+		return false, &resourcesync.CapabilityMismatchError{URL: p.url, Got: h.Capability(), Want: resourcesync.CapDescription}
+	}
+	d.res.Via = "well-known URI"
+	return true, d.fromSourceDescription(ctx, p.url, "")
+}
+
+// tryStart looks at the URL the user gave.
+func (d *discoverer) tryStart(ctx context.Context, start string) (bool, error) {
+	p, err := d.open(ctx, start)
+	if err != nil {
+		if errors.Is(err, resourcesync.ErrUnavailable) {
+			return false, err
+		}
+		d.tried("%s: %v", start, err)
+		return false, nil
+	}
+	h, ok, err := d.header(p)
+	if err != nil {
+		return false, err
+	}
+	if ok {
+		d.res.Via = "the URL given"
+		return true, d.fromDocument(ctx, p, h)
+	}
+	// A page linking to its Capability List: HTTP Link header, then HTML.
+	var caps []string
+	for _, l := range ParseLinkHeader(p.header.Values("Link")) {
+		if l.HasRel(resourcesync.RelResourceSync) {
+			caps = append(caps, resourcesync.Resolve(p.url, l.Target))
+			d.res.Via = "HTTP Link header"
+		}
+	}
+	if len(caps) == 0 {
+		links, _ := HTMLLinks(bytes.NewReader(p.body), resourcesync.RelResourceSync)
+		for _, l := range links {
+			caps = append(caps, resourcesync.Resolve(p.url, l))
+			d.res.Via = "HTML link"
+		}
+	}
+	if len(caps) == 0 {
+		d.tried("%s: not a ResourceSync document, no rel=\"resourcesync\" Link header or HTML link", start)
+		return false, nil
+	}
+	for _, c := range caps {
+		if err := d.fromCapabilityListURL(ctx, c); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+func (d *discoverer) tryRobots(ctx context.Context, root *url.URL) (bool, error) {
+	robots := root.ResolveReference(&url.URL{Path: "/robots.txt"}).String()
+	p, err := d.open(ctx, robots)
+	if err != nil {
+		if errors.Is(err, resourcesync.ErrUnavailable) {
+			return false, err
+		}
+		d.tried("%s: %v", robots, err)
+		return false, nil
+	}
+	maps, err := RobotsSitemaps(bytes.NewReader(p.body))
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", robots, err)
+	}
+	found := false
+	for _, m := range maps {
+		m = resourcesync.Resolve(p.url, m)
+		sp, err := d.open(ctx, m)
+		if err != nil {
+			d.tried("%s (Sitemap in robots.txt): %v", m, err)
+			continue
+		}
+		h, ok, err := d.header(sp)
+		if err != nil {
+			return false, err
+		}
+		if !ok || h.Capability() == "" {
+			d.tried("%s (Sitemap in robots.txt): not a ResourceSync document", m)
+			continue
+		}
+		d.res.Via = "robots.txt"
+		if err := d.fromDocument(ctx, sp, h); err != nil {
+			return false, err
+		}
+		found = true
+	}
+	if !found && len(maps) == 0 {
+		d.tried("%s: no Sitemap directives", robots)
+	}
+	return found, nil
+}
+
+// fromDocument continues from a ResourceSync document of any capability.
+func (d *discoverer) fromDocument(ctx context.Context, p *page, h *resourcesync.Header) error {
+	switch h.Capability() {
+	case resourcesync.CapDescription:
+		return d.fromSourceDescription(ctx, p.url, "")
+	case resourcesync.CapCapabilityList:
+		return d.fromCapabilityListURL(ctx, p.url)
+	}
+	cl, err := d.climbToCapabilityList(ctx, p, h)
+	if err != nil {
+		return err
+	}
+	return d.fromCapabilityListURL(ctx, cl)
+}
+
+// climbToCapabilityList follows rel="up" (through rel="index" when a part
+// has no up link) from a capability document to its Capability List.
+func (d *discoverer) climbToCapabilityList(ctx context.Context, p *page, h *resourcesync.Header) (string, error) {
+	seen := map[string]bool{p.url: true}
+	for range maxUpLinks {
+		if up, ok := h.Link(resourcesync.RelUp); ok {
+			return resourcesync.Resolve(p.url, up.Href), nil
+		}
+		ix, ok := h.Link(resourcesync.RelIndex)
+		if !ok {
+			return "", fmt.Errorf("%s (a %s) has no rel=\"up\" link to its Capability List", p.url, h.Capability().Name())
+		}
+		next := resourcesync.Resolve(p.url, ix.Href)
+		if seen[next] {
+			return "", fmt.Errorf("%s: rel=\"index\" links loop back to %s", p.url, next)
+		}
+		seen[next] = true
+		np, err := d.open(ctx, next)
+		if err != nil {
+			return "", fmt.Errorf("follow rel=\"index\" of %s: %w", p.url, err)
+		}
+		nh, ok, err := d.header(np)
+		if err != nil {
+			return "", err
+		}
+		if !ok || nh.Capability() != h.Capability() {
+			got := resourcesync.Capability("")
+			if ok {
+				got = nh.Capability()
+			}
+			return "", fmt.Errorf("%s says its index is %s, but that is a %s", p.url, np.url, got.Name())
+		}
+		p, h = np, nh
+	}
+	return "", fmt.Errorf("%s: more than %d rel=\"index\" links without reaching a Capability List", p.url, maxUpLinks)
+}
+
+// fromCapabilityListURL reads a Capability List and climbs to its Source
+// Description, which names every set; without one, the set found is the
+// Source's only known set.
+func (d *discoverer) fromCapabilityListURL(ctx context.Context, clURL string) error {
+	p, err := d.open(ctx, clURL)
+	if err != nil {
+		return fmt.Errorf("open Capability List %s: %w", clURL, err)
+	}
+	h, ok, err := d.header(p)
+	if err != nil {
+		return err
+	}
+	if !ok || h.Capability() != resourcesync.CapCapabilityList {
+		got := resourcesync.Capability("")
+		if ok {
+			got = h.Capability()
+		}
+		return fmt.Errorf("%s is pointed at as a Capability List, but it is a %s", p.url, got.Name())
+	}
+	up, ok := h.Link(resourcesync.RelUp)
+	if !ok {
+		d.warn("Capability List %s has no rel=\"up\" link to a Source Description; using it alone", p.url)
+		return d.addSet(ctx, p.url, "")
+	}
+	sd := resourcesync.Resolve(p.url, up.Href)
+	if d.res.SourceDescription != "" && d.res.SourceDescription == sd {
+		return nil // already read: it names this set
+	}
+	sp, err := d.open(ctx, sd)
+	if err != nil {
+		if errors.Is(err, resourcesync.ErrUnavailable) {
+			return err
+		}
+		d.warn("Source Description %s (rel=\"up\" of %s) cannot be read (%v); using the Capability List alone", sd, p.url, err)
+		return d.addSet(ctx, p.url, "")
+	}
+	sh, ok, err := d.header(sp)
+	if err != nil {
+		return err
+	}
+	if !ok || sh.Capability() != resourcesync.CapDescription {
+		got := resourcesync.Capability("")
+		if ok {
+			got = sh.Capability()
+		}
+		return fmt.Errorf("%s names %s as its Source Description (rel=\"up\"), but that is a %s", p.url, sp.url, got.Name())
+	}
+	return d.fromSourceDescription(ctx, sp.url, p.url)
+}
+
+// fromSourceDescription reads a Source Description (or its index) and every
+// Capability List it names. via is the Capability List discovery came from,
+// which must be among them.
+func (d *discoverer) fromSourceDescription(ctx context.Context, sdURL, via string) error {
+	if d.res.SourceDescription != "" && d.res.SourceDescription != sdURL {
+		d.warn("a second Source Description %s (besides %s); its sets are added", sdURL, d.res.SourceDescription)
+	}
+	if d.res.SourceDescription == "" {
+		d.res.SourceDescription = sdURL
+	}
+	var cls []string
+	h, err := resourcesync.Walk(ctx, d.opener, sdURL, resourcesync.CapDescription, resourcesync.WalkOptions{Limits: d.opts.Limits},
+		func(_ *resourcesync.Part, e *resourcesync.Entry) error {
+			if e.MD.Capability != "" && e.MD.Capability != resourcesync.CapCapabilityList {
+				d.warn("Source Description %s lists %s as a %s; only Capability Lists belong there (skipped)", sdURL, e.Loc, e.MD.Capability.Name())
+				return nil
+			}
+			cls = append(cls, e.Loc)
+			return nil
+		})
+	if err != nil {
+		return fmt.Errorf("read Source Description %s: %w", sdURL, err)
+	}
+	if l, ok := h.Link(resourcesync.RelDescribedBy); ok && d.res.DescribedBy == "" {
+		d.res.DescribedBy = resourcesync.Resolve(sdURL, l.Href)
+	}
+	found := via == ""
+	for _, cl := range cls {
+		if cl == via {
+			found = true
+		}
+		if err := d.addSet(ctx, cl, sdURL); err != nil {
+			return err
+		}
+	}
+	if !found {
+		d.warn("Source Description %s does not name the Capability List %s that points at it; adding it", sdURL, via)
+		return d.addSet(ctx, via, "")
+	}
+	if len(cls) == 0 {
+		d.warn("Source Description %s names no Capability List", sdURL)
+	}
+	return nil
+}
+
+// addSet reads one Capability List into a set. A Capability List that
+// cannot be read becomes a set with Err; only an unreachable Source stops
+// discovery.
+func (d *discoverer) addSet(ctx context.Context, clURL, sdURL string) error {
+	if _, dup := d.res.Set(clURL); dup {
+		return nil
+	}
+	s := &SetInfo{CapabilityList: clURL}
+	d.res.Sets = append(d.res.Sets, s)
+	seen := map[resourcesync.Capability]string{}
+	h, err := resourcesync.Walk(ctx, d.opener, clURL, resourcesync.CapCapabilityList, resourcesync.WalkOptions{Limits: d.opts.Limits},
+		func(_ *resourcesync.Part, e *resourcesync.Entry) error {
+			c := e.MD.Capability
+			if c == "" {
+				d.warn("Capability List %s: entry %s has no capability (skipped)", clURL, e.Loc)
+				return nil
+			}
+			if prev, dup := seen[c]; dup {
+				d.warn("Capability List %s names a %s twice (%s and %s); the standard allows one, using the first", clURL, c.Name(), prev, e.Loc)
+				return nil
+			}
+			seen[c] = e.Loc
+			doc := CapabilityDoc{Capability: c, URL: e.Loc, LastMod: e.LastMod}
+			if hub, ok := e.Link(resourcesync.RelHub); ok {
+				doc.Hub = resourcesync.Resolve(clURL, hub.Href)
+			}
+			s.Capabilities = append(s.Capabilities, doc)
+			return nil
+		})
+	if err != nil {
+		if errors.Is(err, resourcesync.ErrUnavailable) || ctx.Err() != nil {
+			return err
+		}
+		s.Err = fmt.Errorf("read Capability List %s: %w", clURL, err)
+		if sdURL != "" {
+			s.Err = fmt.Errorf("read Capability List %s (listed by %s): %w", clURL, sdURL, err)
+		}
+		s.Error = s.Err.Error()
+		return nil
+	}
+	if l, ok := h.Link(resourcesync.RelDescribedBy); ok {
+		s.DescribedBy = resourcesync.Resolve(clURL, l.Href)
+	}
+	if up, ok := h.Link(resourcesync.RelUp); ok && sdURL != "" {
+		if got := resourcesync.Resolve(clURL, up.Href); got != sdURL {
+			d.warn("Capability List %s points up to %s, not to the Source Description %s that lists it", clURL, got, sdURL)
+		}
+	}
+	return nil
+}
