@@ -1,0 +1,127 @@
+package state
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+	"testing"
+
+	"github.com/resync-dest/resync-dest/resourcesync"
+)
+
+func TestEachHeldOrderAndPaging(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	s := ensureSet(t, db, capList)
+	other := ensureSet(t, db, "http://example.org/other.xml")
+	// Byte order: "a-b" < "a.b" < "a/b" < "aa" < "é"; "B" < "a".
+	paths := []string{"a/b", "a-b", "a.b", "aa", "a", "B", "é", "a/b/c", "a/b-c"}
+	for i := range 2*heldPage + 7 { // several pages
+		paths = append(paths, fmt.Sprintf("h/%05d", i))
+	}
+	var b Batch
+	for i, p := range paths {
+		b.Held = append(b.Held, held(fmt.Sprintf("http://example.org/%d", i), p, int64(i)))
+	}
+	commit(t, db, s.ID, &b)
+	commit(t, db, other.ID, &Batch{Held: []resourcesync.Held{held("http://example.org/z", "0", 1)}})
+
+	want := append([]string(nil), paths...)
+	sort.Strings(want) // Go compares strings bytewise, as BINARY does
+	var got []string
+	err := db.EachHeld(ctx, s.ID, func(h resourcesync.Held) error {
+		got = append(got, h.Path)
+		// The callback may use the DB: no connection is held across it.
+		if _, ok, err := db.Held(ctx, s.ID, h.URI); err != nil || !ok {
+			return fmt.Errorf("nested Held(%s) = %v, %v", h.URI, ok, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("EachHeld gave %d paths, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("EachHeld path %d = %q, want %q (first 12: %q)", i, got[i], want[i], got[:12])
+		}
+	}
+
+	stop := errors.New("stop")
+	n := 0
+	err = db.EachHeld(ctx, s.ID, func(resourcesync.Held) error {
+		n++
+		if n == heldPage+1 {
+			return stop
+		}
+		return nil
+	})
+	if err != stop || n != heldPage+1 {
+		t.Errorf("EachHeld stopping = %v after %d calls; want the callback's own error after %d", err, n, heldPage+1)
+	}
+}
+
+// Two URIs at one path (possible after the user changes --map) are both
+// walked, in URI order, and paging does not lose either.
+func TestEachHeldEqualPaths(t *testing.T) {
+	db := openTest(t)
+	s := ensureSet(t, db, capList)
+	var b Batch
+	for i := range heldPage + 1 {
+		b.Held = append(b.Held, held(fmt.Sprintf("http://example.org/%04d", i), "same", 1))
+	}
+	commit(t, db, s.ID, &b)
+	hs := allHeld(t, db, s.ID)
+	if len(hs) != heldPage+1 {
+		t.Fatalf("EachHeld gave %d, want %d", len(hs), heldPage+1)
+	}
+	for i := 1; i < len(hs); i++ {
+		if hs[i-1].URI >= hs[i].URI {
+			t.Fatalf("URIs out of order at %d: %s, %s", i, hs[i-1].URI, hs[i].URI)
+		}
+	}
+}
+
+func TestHeldMany(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	s := ensureSet(t, db, capList)
+	other := ensureSet(t, db, "http://example.org/other.xml")
+	var b Batch
+	var uris []string
+	for i := range 2*heldManyChunk + 30 { // two full chunks and a short one
+		u := fmt.Sprintf("http://example.org/%04d", i)
+		uris = append(uris, u)
+		if i%3 != 0 { // every third is not held
+			b.Held = append(b.Held, held(u, fmt.Sprintf("p/%04d", i), int64(i)))
+		}
+	}
+	commit(t, db, s.ID, &b)
+	commit(t, db, other.ID, &Batch{Held: []resourcesync.Held{held(uris[0], "p/0000", 0)}})
+	uris = append(uris, uris[1], "") // a repeat, and the padding value itself
+
+	got, err := db.HeldMany(ctx, s.ID, uris)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(b.Held) {
+		t.Errorf("HeldMany found %d, want %d", len(got), len(b.Held))
+	}
+	for _, u := range uris {
+		one, ok, err := db.Held(ctx, s.ID, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		many, found := got[u]
+		if ok != found || ok && !reflect.DeepEqual(one, many) {
+			t.Errorf("%q: Held = %+v, %v; HeldMany = %+v, %v", u, one, ok, many, found)
+		}
+	}
+	if got, err := db.HeldMany(ctx, s.ID, nil); err != nil || len(got) != 0 {
+		t.Errorf("HeldMany(nil) = %v, %v", got, err)
+	}
+}
