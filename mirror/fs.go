@@ -1,0 +1,176 @@
+package mirror
+
+import (
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// FS is every file operation the mirror performs, with slash-separated
+// names relative to the mirror root. The default (NewRootFS) confines them
+// to an *os.Root; FaultFS wraps one to inject failures. Implementations
+// must be safe for concurrent use and return errors that name the path
+// (*fs.PathError or *os.LinkError).
+type FS interface {
+	// OpenFile opens a file; the mirror uses O_RDWR|O_CREATE|O_EXCL for
+	// temp files, O_WRONLY|O_CREATE|O_TRUNC for its marker, and O_RDONLY
+	// (reading, and fsyncing a staged file when SyncFS is unavailable).
+	OpenFile(name string, flag int, perm fs.FileMode) (File, error)
+	// Mkdir creates one directory; an existing one is an fs.ErrExist error.
+	Mkdir(name string, perm fs.FileMode) error
+	// Remove removes a file, a symlink (not its target) or an empty
+	// directory.
+	Remove(name string) error
+	// Rename replaces newname by oldname atomically.
+	Rename(oldname, newname string) error
+	// Lstat describes name without following a final symlink.
+	Lstat(name string) (fs.FileInfo, error)
+	// ReadDir lists a directory in any order.
+	ReadDir(name string) ([]fs.DirEntry, error)
+	// Chtimes sets access and modification times.
+	Chtimes(name string, atime, mtime time.Time) error
+	// SyncDir fsyncs a directory, making the entries created, renamed and
+	// removed in it durable.
+	SyncDir(name string) error
+	// SyncFS makes everything written to the file system that holds the
+	// mirror durable - data, inodes and directory entries, of every file
+	// on it - and reports any write-back error since the FS was made
+	// (syncfs(2)). An error matching syscall.ENOSYS or syscall.EOPNOTSUPP
+	// means it is unavailable; the mirror then fsyncs files and
+	// directories one by one.
+	SyncFS() error
+}
+
+// File is an open file of an FS. *os.File satisfies it.
+type File interface {
+	io.Reader
+	io.Writer
+	io.Seeker
+	Truncate(size int64) error
+	Sync() error
+	Close() error
+	Name() string
+}
+
+// RootFS is the FS the mirror uses by default: every operation goes
+// through an *os.Root, so that no name - whatever its ".." elements or the
+// symlinks met on the way - reaches outside the root's directory. It is
+// safe for concurrent use.
+type RootFS struct {
+	r *os.Root
+	// dir is the root directory, held open for SyncFS: syncfs(2) reports
+	// the write-back errors that happened since the descriptor it is given
+	// was opened, so a descriptor opened per call could miss an error that
+	// hit a staged file before the call.
+	dir *os.File
+}
+
+// NewRootFS returns a RootFS over r. It opens r's directory and keeps it
+// open until Close; the caller keeps r open while the RootFS is in use.
+// It fails when the directory cannot be opened.
+func NewRootFS(r *os.Root) (*RootFS, error) {
+	dir, err := r.OpenFile(".", os.O_RDONLY|syscall.O_DIRECTORY, 0)
+	if err != nil {
+		return nil, err
+	}
+	return &RootFS{r: r, dir: dir}, nil
+}
+
+// Close releases the directory NewRootFS opened; r stays open.
+func (f *RootFS) Close() error { return f.dir.Close() }
+
+// OpenFile implements FS.
+func (f *RootFS) OpenFile(name string, flag int, perm fs.FileMode) (File, error) {
+	file, err := f.r.OpenFile(name, flag, perm)
+	if err != nil {
+		return nil, err // not a typed nil in an interface
+	}
+	return file, nil
+}
+
+// Mkdir implements FS.
+func (f *RootFS) Mkdir(name string, perm fs.FileMode) error { return f.r.Mkdir(name, perm) }
+
+// Remove implements FS.
+func (f *RootFS) Remove(name string) error { return f.r.Remove(name) }
+
+// Rename implements FS.
+func (f *RootFS) Rename(oldname, newname string) error { return f.r.Rename(oldname, newname) }
+
+// Lstat implements FS.
+func (f *RootFS) Lstat(name string) (fs.FileInfo, error) { return f.r.Lstat(name) }
+
+// Chtimes implements FS.
+func (f *RootFS) Chtimes(name string, atime, mtime time.Time) error {
+	return f.r.Chtimes(name, atime, mtime)
+}
+
+// ReadDir implements FS.
+func (f *RootFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	d, err := f.r.OpenFile(name, os.O_RDONLY|syscall.O_DIRECTORY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.ReadDir(-1)
+}
+
+// SyncDir implements FS.
+func (f *RootFS) SyncDir(name string) error {
+	d, err := f.r.OpenFile(name, os.O_RDONLY|syscall.O_DIRECTORY, 0)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// SyncFS implements FS with syncfs(2) on the root directory.
+func (f *RootFS) SyncFS() error {
+	rc, err := f.dir.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var serr error
+	err = rc.Control(func(fd uintptr) {
+		for {
+			if serr = unix.Syncfs(int(fd)); serr != unix.EINTR {
+				return
+			}
+		}
+	})
+	if err == nil && serr != nil {
+		err = &fs.PathError{Op: "syncfs", Path: f.dir.Name(), Err: serr}
+	}
+	return err
+}
+
+// absentFS is the FS of a read-only mirror whose directory does not exist:
+// an empty tree that cannot be written.
+type absentFS struct{}
+
+func absent(op, name string) error { return &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist} }
+
+func (absentFS) OpenFile(name string, _ int, _ fs.FileMode) (File, error) {
+	return nil, absent("open", name)
+}
+func (absentFS) Mkdir(name string, _ fs.FileMode) error    { return absent("mkdir", name) }
+func (absentFS) Remove(name string) error                  { return absent("remove", name) }
+func (absentFS) Lstat(name string) (fs.FileInfo, error)    { return nil, absent("lstat", name) }
+func (absentFS) Chtimes(name string, _, _ time.Time) error { return absent("chtimes", name) }
+func (absentFS) SyncDir(name string) error                 { return absent("sync", name) }
+func (absentFS) SyncFS() error                             { return nil } // nothing was written
+func (absentFS) Rename(oldname, newname string) error      { return absent("rename", oldname) }
+func (absentFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name == "." {
+		return nil, nil // the empty tree has an empty top
+	}
+	return nil, absent("readdir", name)
+}

@@ -1,0 +1,196 @@
+package mirror
+
+import (
+	"fmt"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// fuzzMaps are the maps the fuzz targets run with, so that matching and the
+// "would map into a --map directory" rule are fuzzed too.
+var fuzzMaps = []Map{
+	{Prefix: "http://example.org/data/", Dir: "mirror/data"},
+	{Prefix: "https://example.org/data/deep/", Dir: "deep"},
+	{Prefix: "http://h:8080/", Dir: "h"},
+}
+
+var fuzzSeeds = []string{
+	"http://h/a", "http://h/a/", "http://h", "http://h/a//b", "http://h/a?x=1", "http://h/a%3Fx=1",
+	"http://h/a?", "http://h/a/?x", "http://H:80/%7E", "https://h:443/~", "http://h:443/x",
+	"http://[::1]:8080/x", "http://.resync-dest/state.db", "http://h/%2E%2E/x", "http://h/../x",
+	"http://h/a%2Fb", "http://h/a%2Fb c", "http://h/%25index", "http://h/caf%C3%A9", "http://h/e%CC%81",
+	"http://example.org/data/x", "https://example.org/data/deep/y", "http://mirror/data/z",
+	"http://h:8080/a", "http://h/" + strings.Repeat("%C3%A9", 40), "http://h/a#f", "http://h/a?b/c?d",
+}
+
+// FuzzMapperSafe checks that every path Path returns is safe to use below
+// the mirror root, whatever the URI.
+func FuzzMapperSafe(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	m, err := NewMapper(fuzzMaps)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, uri string) {
+		p, err := m.Path(uri)
+		if err != nil {
+			return
+		}
+		if reason := unsafePath(p); reason != "" {
+			t.Fatalf("Path(%q) = %q: %s", uri, p, reason)
+		}
+	})
+}
+
+// FuzzMapperInjective checks that two URIs share a path only when they are
+// the same resource under the mapping's equivalence (MAPPING.md): scheme
+// http/https, host case, default port, fragment, and percent-encoding inside
+// path segments do not matter; "/" versus %2F and the query's bytes do. It
+// also inverts each default path back to that equivalence class - a path
+// that can be decoded to its URI's class cannot be shared by another class.
+func FuzzMapperInjective(f *testing.F) {
+	for i, s := range fuzzSeeds {
+		f.Add(s, fuzzSeeds[(i+1)%len(fuzzSeeds)])
+	}
+	f.Add("http://h/a", "https://H:443/%61")
+	f.Add("http://h/a?x", "http://h/a%3Fx")
+	f.Add("http://h/a;b", "http://h/a%3Bb")
+	mapped, err := NewMapper(fuzzMaps)
+	if err != nil {
+		f.Fatal(err)
+	}
+	plain, err := NewMapper(nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		for _, m := range []*Mapper{plain, mapped} {
+			pa, errA := m.Path(a)
+			pb, errB := m.Path(b)
+			if errA == nil && errB == nil && pa == pb && equivKey(a) != equivKey(b) {
+				t.Fatalf("%q and %q share path %q but differ:\n%s\n%s", a, b, pa, equivKey(a), equivKey(b))
+			}
+		}
+		for _, u := range []string{a, b} {
+			p, err := plain.Path(u)
+			if err != nil || strings.Contains(p, longMark) {
+				continue // a shortened name keeps a hash, not the whole name
+			}
+			if got, want := unmapKey(t, p), equivKey(u); got != want {
+				t.Fatalf("Path(%q) = %q decodes to\n%s\nwant\n%s", u, p, got, want)
+			}
+		}
+	})
+}
+
+// unsafePath says what is wrong with a mapped path, or "".
+func unsafePath(p string) string {
+	switch {
+	case p == "":
+		return "empty"
+	case path.IsAbs(p) || path.Clean(p) != p:
+		return "not clean and relative"
+	case strings.HasPrefix(p, "."):
+		return `starts with "." (or is .resync-dest)`
+	case strings.IndexByte(p, 0) >= 0:
+		return "contains NUL"
+	case len(p) > maxPathLen:
+		return "too long"
+	}
+	for _, e := range strings.Split(p, "/") {
+		switch {
+		case e == "" || e == "." || e == "..":
+			return fmt.Sprintf("element %q", e)
+		case len(e) > 255:
+			return fmt.Sprintf("element of %d bytes", len(e))
+		case isTempName(e):
+			return "element looks like a temp file"
+		}
+	}
+	return ""
+}
+
+// equivKey is the equivalence class of a URI that Path accepted, computed
+// with net/url and without the mapping's code.
+func equivKey(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "unparsable: " + err.Error()
+	}
+	port := u.Port()
+	if port != "" {
+		n, _ := strconv.Atoi(port)
+		if u.Scheme == "http" && n == 80 || u.Scheme == "https" && n == 443 {
+			port = ""
+		} else {
+			port = strconv.Itoa(n)
+		}
+	}
+	noFrag, _, _ := strings.Cut(s, "#")
+	beforeQ, query, hasQuery := strings.Cut(noFrag, "?")
+	afterSlashes := beforeQ[strings.Index(beforeQ, "//")+2:]
+	rawPath := "/"
+	if i := strings.IndexByte(afterSlashes, '/'); i >= 0 {
+		rawPath = afterSlashes[i:]
+	}
+	var segs []string
+	for _, seg := range strings.Split(rawPath[1:], "/") {
+		d, err := url.PathUnescape(seg)
+		if err != nil {
+			return "bad segment: " + err.Error()
+		}
+		segs = append(segs, d)
+	}
+	host := []byte(u.Hostname())
+	for i, c := range host {
+		if 'A' <= c && c <= 'Z' {
+			host[i] = c + 32
+		}
+	}
+	return key(string(host), port, strings.HasPrefix(u.Host, "["), segs, hasQuery, query)
+}
+
+func key(host, port string, bracketed bool, segs []string, hasQuery bool, query string) string {
+	return fmt.Sprintf("host=%q port=%q ipv6=%v segs=%q query=%v,%q", host, port, bracketed, segs, hasQuery, query)
+}
+
+// unmapKey decodes a default-mapped path (no maps, no shortened names) back
+// to the equivalence class of its URI.
+func unmapKey(t *testing.T, p string) string {
+	t.Helper()
+	unescape := func(s string) string {
+		d, err := url.PathUnescape(s)
+		if err != nil {
+			t.Fatalf("path %q: name %q does not decode: %v", p, s, err)
+		}
+		return d
+	}
+	names := strings.Split(p, "/")
+	auth, bracketed, port := names[0], false, ""
+	if strings.HasPrefix(auth, "[") {
+		end := strings.IndexByte(auth, ']')
+		auth, port, bracketed = auth[1:end], strings.TrimPrefix(auth[end+1:], ":"), true
+	} else if i := strings.LastIndexByte(auth, ':'); i >= 0 {
+		auth, port = auth[:i], auth[i+1:]
+	}
+	last := names[len(names)-1]
+	name, query, hasQuery := strings.Cut(last, "?")
+	names[len(names)-1] = name
+	var segs []string
+	for i, n := range names[1:] {
+		switch {
+		case n == "%index" && i == len(names)-2, n == "%empty" && i < len(names)-2:
+			segs = append(segs, "")
+		case strings.HasPrefix(n, "%") && !isHex(n[1]):
+			t.Fatalf("path %q: unknown marker %q", p, n)
+		default:
+			segs = append(segs, unescape(n))
+		}
+	}
+	return key(unescape(auth), port, bracketed, segs, hasQuery, unescape(query))
+}

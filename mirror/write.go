@@ -1,0 +1,329 @@
+package mirror
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/resync-dest/resync-dest/resourcesync"
+)
+
+// tempPrefix starts every temp file name: "%tmp-" and 16 lower-case hex
+// digits. No mapped name starts with "%t", so the crash sweep can never
+// take a resource for a temp file.
+const tempPrefix = "%tmp-"
+
+func isTempName(name string) bool {
+	if len(name) != len(tempPrefix)+16 || !strings.HasPrefix(name, tempPrefix) {
+		return false
+	}
+	for i := len(tempPrefix); i < len(name); i++ {
+		c := name[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// Put writes the new content of rel (a path from Path) into a temp file
+// beside it - "%tmp-" and 16 hex digits, in the target's directory, whose
+// missing parents it makes - and stages it: fill writes the content
+// through the sink it is given (a retried attempt calls Reset first). When
+// fill returns keep=true and no error, the temp file gets mtime as its
+// modification time (the Source's lastmod, like rsync; a zero mtime leaves
+// the time of writing), is closed, and is staged: nothing is visible at rel
+// yet, and ticket names the file for Publish (or Discard). The sink must
+// not be used after fill returns.
+//
+// keep=false, an error from fill, or any failure removes the temp file and
+// returns ticket "", leaving rel untouched; keep=false with no error
+// returns no error. An error from fill is returned as it is, so that the
+// caller can classify it; the mirror's own errors name rel: ErrNotLocked
+// without the lock (or when the session ends while fill runs),
+// ErrReadOnly on a read-only Mirror, ErrPathConflict when a parent is a
+// file or a symlink or rel is a directory, fs.ErrInvalid for a path the
+// mapping never produces, and the file system's error (ENOSPC, EIO, ...)
+// otherwise. Data is not synced here: see Publish. It is safe for
+// concurrent use.
+func (m *Mirror) Put(rel string, mtime time.Time, fill func(resourcesync.Sink) (keep bool, err error)) (ticket string, err error) {
+	if err := checkRel("put", rel); err != nil {
+		return "", err
+	}
+	if m.readOnly {
+		return "", fmt.Errorf("put %s: %w", rel, ErrReadOnly)
+	}
+	p, session, err := m.create(rel)
+	if err != nil {
+		return "", fmt.Errorf("put %s: %w", rel, err)
+	}
+	staged := false
+	defer func() {
+		if !staged {
+			p.discard() // a fill that panicked; otherwise a no-op by now
+		}
+	}()
+	keep, err := fill(p)
+	if err != nil {
+		p.discard() // the fill error says what matters
+		return "", err
+	}
+	if !keep {
+		if err := p.discard(); err != nil {
+			return "", fmt.Errorf("put %s: remove temp file: %w", rel, err)
+		}
+		return "", nil
+	}
+	if err := p.finish(mtime); err != nil {
+		p.discard()
+		return "", fmt.Errorf("put %s: %w", rel, err)
+	}
+	if !m.stage(p, session) {
+		p.discard()
+		return "", fmt.Errorf("put %s: %w (the session ended while writing)", rel, ErrNotLocked)
+	}
+	staged = true
+	return p.tmp, nil
+}
+
+// pending is a temp file being written by Put; fill writes it through the
+// resourcesync.Sink methods. It is used by one goroutine at a time.
+type pending struct {
+	m    *Mirror
+	rel  string // the target
+	tmp  string
+	f    File // nil once closed
+	done bool // staged or discarded: Write and Reset fail
+}
+
+// create makes the missing parent directories of rel (a checked path)
+// and opens an empty temp file beside it, in the current write session,
+// whose number it returns.
+func (m *Mirror) create(rel string) (*pending, uint64, error) {
+	// Count first, then check the session: release ends the session
+	// first, then reads the count, so one of the two sees the other.
+	m.pending.Add(1)
+	session := m.writeSession.Load()
+	if session == 0 {
+		m.pending.Add(-1)
+		return nil, 0, ErrNotLocked
+	}
+	dir := path.Dir(rel)
+	m.tree.RLock()
+	f, tmp, err := m.createLocked(dir, rel)
+	m.tree.RUnlock()
+	if err != nil {
+		m.pending.Add(-1)
+		return nil, 0, err
+	}
+	return &pending{m: m, rel: rel, tmp: tmp, f: f}, session, nil
+}
+
+func (m *Mirror) createLocked(dir, rel string) (File, string, error) {
+	if err := m.parents(dir, true); err != nil {
+		return nil, "", err
+	}
+	// Refusing a directory target now saves fetching a body that Publish
+	// could not rename into place.
+	if fi, err := m.fsys.Lstat(rel); err == nil && fi.IsDir() {
+		return nil, "", fmt.Errorf("%w: %s is a directory", ErrPathConflict, rel)
+	}
+	var b [8]byte
+	for {
+		rand.Read(b[:])
+		tmp := path.Join(dir, tempPrefix+hex.EncodeToString(b[:]))
+		f, err := m.fsys.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue // 64 random bits collided: draw again
+		}
+		return f, tmp, err
+	}
+}
+
+// parents checks that every element of dir is a real directory - not a
+// symlink, which os.Root would follow to anywhere inside the mirror, and
+// not a file - and, when mkdir is set, makes the missing ones (each new
+// directory marks its parent dirty). Without mkdir a missing element is an
+// fs.ErrNotExist error.
+func (m *Mirror) parents(dir string, mkdir bool) error {
+	if dir == "." {
+		return nil
+	}
+	made := false // below a directory just made, nothing exists yet
+	for i := 0; i <= len(dir); i++ {
+		if i < len(dir) && dir[i] != '/' {
+			continue
+		}
+		p := dir[:i]
+		var fi fs.FileInfo
+		err := fs.ErrNotExist
+		if !made {
+			fi, err = m.fsys.Lstat(p)
+		}
+		if mkdir && errors.Is(err, fs.ErrNotExist) {
+			err = m.fsys.Mkdir(p, 0o755)
+			if err == nil {
+				made = true
+				m.markDirty(path.Dir(p))
+				continue
+			}
+			if errors.Is(err, fs.ErrExist) { // another Put made it
+				fi, err = m.fsys.Lstat(p)
+			}
+		}
+		switch {
+		case err != nil:
+			return err
+		case fi.Mode()&fs.ModeSymlink != 0:
+			return fmt.Errorf("%w: %s is a symlink, which the mirror does not follow", ErrPathConflict, p)
+		case !fi.IsDir():
+			return fmt.Errorf("%w: %s is a file", ErrPathConflict, p)
+		}
+	}
+	return nil
+}
+
+// Write appends b to the temp file. Errors (ENOSPC, EIO) name the target.
+func (p *pending) Write(b []byte) (int, error) {
+	if p.done {
+		return 0, fmt.Errorf("write %s: %w", p.rel, os.ErrClosed)
+	}
+	n, err := p.f.Write(b)
+	if err != nil {
+		return n, fmt.Errorf("write %s: %w", p.rel, err)
+	}
+	return n, nil
+}
+
+// Reset empties the temp file for a fresh attempt (a retried download).
+func (p *pending) Reset() error {
+	if p.done {
+		return fmt.Errorf("reset %s: %w", p.rel, os.ErrClosed)
+	}
+	if err := p.f.Truncate(0); err != nil {
+		return fmt.Errorf("reset %s: %w", p.rel, err)
+	}
+	if _, err := p.f.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("reset %s: %w", p.rel, err)
+	}
+	return nil
+}
+
+// finish sets the modification time and closes the temp file. The file is
+// not fsynced: Publish makes all staged files durable with one syncfs.
+func (p *pending) finish(mtime time.Time) error {
+	p.done = true
+	if !mtime.IsZero() {
+		if err := p.m.fsys.Chtimes(p.tmp, p.m.now(), mtime); err != nil {
+			return err
+		}
+	}
+	f := p.f
+	p.f = nil
+	return f.Close()
+}
+
+// discard closes and removes the temp file; later calls do nothing.
+func (p *pending) discard() error {
+	if p.tmp == "" {
+		return nil
+	}
+	p.done = true
+	var err error
+	if p.f != nil {
+		err = p.f.Close()
+		p.f = nil
+	}
+	tmp := p.tmp
+	p.tmp = ""
+	if rerr := p.m.removeTemp(tmp); rerr != nil {
+		return rerr
+	}
+	return err
+}
+
+// removeTemp removes a temp file. The pending count drops only when the
+// file is gone, so that a leftover keeps the crash marker (and its sweep)
+// alive; its directory becomes dirty, so that the removal is durable
+// before the marker is cleared.
+func (m *Mirror) removeTemp(tmp string) error {
+	err := m.fsys.Remove(tmp)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	m.pending.Add(-1)
+	m.markDirty(path.Dir(tmp))
+	return nil
+}
+
+// Remove deletes the file (or symlink; never its target) at rel, reached
+// without following any symlink, and then every parent directory it leaves
+// empty, up to but not including the top-level directory. It also cancels
+// every file staged for rel and not yet published: its temp file is
+// removed and Publish reports ErrSuperseded for its ticket, so that "write
+// X, then delete X" leaves no X even while the write is staged. The
+// changes are durable after the next Publish or SyncDirs.
+//
+// It fails with ErrNotLocked without the lock, ErrReadOnly on a read-only
+// Mirror, ErrPathConflict when rel is a directory or a parent is not one,
+// and with an error matching fs.ErrNotExist when nothing is there and
+// nothing was staged for rel. Pruning is best effort: a directory that
+// cannot be removed stays. Errors name rel. It is safe for concurrent use.
+func (m *Mirror) Remove(rel string) error {
+	if err := checkRel("remove", rel); err != nil {
+		return err
+	}
+	if m.readOnly {
+		return fmt.Errorf("remove %s: %w", rel, ErrReadOnly)
+	}
+	if m.writeSession.Load() == 0 {
+		return fmt.Errorf("remove %s: %w", rel, ErrNotLocked)
+	}
+	cancelled, cerr := m.cancelStaged(rel)
+	if cerr != nil {
+		cerr = fmt.Errorf("remove %s: discard its staged version: %w", rel, cerr)
+	}
+	dir := path.Dir(rel)
+	if err := m.parents(dir, false); err != nil {
+		if cancelled > 0 && errors.Is(err, fs.ErrNotExist) {
+			return cerr
+		}
+		return errors.Join(fmt.Errorf("remove %s: %w", rel, err), cerr)
+	}
+	fi, err := m.fsys.Lstat(rel)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && cancelled > 0:
+		// Only the staged version existed; its temp file is gone.
+	case err != nil:
+		return errors.Join(fmt.Errorf("remove %s: %w", rel, err), cerr)
+	case fi.IsDir():
+		return errors.Join(fmt.Errorf("remove %s: %w: is a directory", rel, ErrPathConflict), cerr)
+	default:
+		if err := m.fsys.Remove(rel); err != nil {
+			return errors.Join(fmt.Errorf("remove %s: %w", rel, err), cerr)
+		}
+		m.markDirty(dir)
+	}
+	m.prune(dir)
+	return cerr
+}
+
+// prune removes dir and its parents while they are empty, stopping below
+// the top level. The caller has checked that they are real directories.
+func (m *Mirror) prune(dir string) {
+	m.tree.Lock()
+	defer m.tree.Unlock()
+	for d := dir; strings.Contains(d, "/"); d = path.Dir(d) {
+		if m.fsys.Remove(d) != nil { // not empty, usually
+			break
+		}
+		m.markDirty(path.Dir(d))
+	}
+}
