@@ -118,3 +118,14 @@ func (s SetState) Baselined() bool { return !s.BaselineAt.IsZero() }
 // ErrSuperseded: a staged write was cancelled by a later removal of the
 // same file before it was published; the removal is the final state.
 var ErrSuperseded = errors.New("superseded by a later removal")
+
+// Listed is what a Source's list said about one resource, remembered for a
+// run (which paths were listed, for deletions and audits).
+type Listed struct {
+	Path      string
+	URI       string
+	Length    int64 // valid only when HasLength
+	HasLength bool
+	Fixity    Fixity
+	LastMod   time.Time
+}

@@ -1,0 +1,114 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/resync-dest/resync-dest/baseline"
+	"github.com/resync-dest/resync-dest/resourcesync"
+)
+
+// BaselineOptions configure the baseline job.
+type BaselineOptions struct {
+	Worker         baseline.Options
+	CapabilityList string   // only this set ("" = every set)
+	AllowHosts     []string // hosts besides the Source's own that resources may come from
+}
+
+// SetReport is the outcome of a job for one set.
+type SetReport struct {
+	CapabilityList string            `json:"capability_list"`
+	Baseline       *baseline.Summary `json:"baseline,omitempty"`
+	Err            error             `json:"-"`
+	Error          string            `json:"error,omitempty"`
+}
+
+// Report is the outcome of a job over every set.
+type Report struct {
+	Source string              `json:"source"`
+	Sets   []*SetReport        `json:"sets"`
+	Counts resourcesync.Counts `json:"counts"`
+	DryRun bool                `json:"dry_run,omitempty"`
+}
+
+// Baseline makes a verified copy of every selected set from its Resource
+// List. A set that fails does not stop the others, except when the failure
+// concerns the whole run (local disk or state, interruption); the returned
+// error joins the sets' errors.
+func Baseline(ctx context.Context, disc *Discovery, d Deps, o BaselineOptions) (*Report, error) {
+	sets, err := selectSets(disc, o.CapabilityList)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Source: disc.SourceDescription, DryRun: o.Worker.DryRun}
+	if rep.Source == "" {
+		rep.Source = disc.Start
+	}
+	wo := o.Worker
+	wo.Scope = scope(disc, o.AllowHosts)
+	var errs []error
+	for _, s := range sets {
+		sr := &SetReport{CapabilityList: s.CapabilityList}
+		rep.Sets = append(rep.Sets, sr)
+		sr.Err = baselineSet(ctx, disc, s, d, wo, sr)
+		if sr.Err != nil {
+			sr.Error = sr.Err.Error()
+			errs = append(errs, sr.Err)
+			if stopsEverything(ctx, sr.Err) {
+				break
+			}
+		}
+	}
+	rep.total()
+	return rep, errors.Join(errs...)
+}
+
+func baselineSet(ctx context.Context, disc *Discovery, s *SetInfo, d Deps, wo baseline.Options, sr *SetReport) error {
+	if s.Err != nil {
+		return s.Err
+	}
+	rl, ok := s.Doc(resourcesync.CapResourceList)
+	if !ok {
+		return fmt.Errorf("set %s offers no Resource List to make a baseline from", s.CapabilityList)
+	}
+	st, err := setState(ctx, d.Store, s.CapabilityList, disc.SourceDescription, wo.DryRun)
+	if err != nil {
+		return err
+	}
+	log := d.Log.With().Str("capability_list", s.CapabilityList).Logger()
+	log.Info().Str("resource_list", rl).Msg("baseline")
+	bd := d.baseline()
+	bd.Log = log
+	sum, err := baseline.Run(ctx, baseline.Set{ID: st.ID, CapabilityList: s.CapabilityList, ResourceList: rl}, bd, wo)
+	sr.Baseline = sum
+	return err
+}
+
+// setState returns the state's record of a set, creating it unless this is
+// a dry run (which writes nothing: an unknown set then has ID 0, which
+// holds nothing).
+func setState(ctx context.Context, st Store, capabilityList, source string, dryRun bool) (resourcesync.SetState, error) {
+	if dryRun {
+		s, _, err := st.Set(ctx, capabilityList)
+		return s, err
+	}
+	return st.EnsureSet(ctx, capabilityList, source)
+}
+
+// stopsEverything reports whether an error ends the whole job rather than
+// one set: an interruption or cancellation, or a local fault (disk, state).
+// Anything about one set's documents lets the other sets go on.
+func stopsEverything(ctx context.Context, err error) bool {
+	return ctx.Err() != nil || errors.Is(err, resourcesync.ErrInterrupted) || errors.Is(err, resourcesync.ErrLocal)
+}
+
+// total adds up the sets' counts.
+func (r *Report) total() {
+	r.Counts = resourcesync.Counts{}
+	for _, s := range r.Sets {
+		if s.Baseline != nil {
+			r.Counts.Add(s.Baseline.Counts)
+		}
+	}
+}

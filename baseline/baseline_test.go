@@ -1,0 +1,264 @@
+package baseline_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/resync-dest/resync-dest/baseline"
+	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/resourcesync"
+)
+
+func TestCopyThenSkip(t *testing.T) {
+	h := newHarness(t, nil)
+	sum := h.mustRun(nil)
+	if sum.Created != 60 || sum.Listed != 60 || sum.Failed != 0 || !sum.ListComplete {
+		t.Fatalf("first run: %+v", sum.Counts)
+	}
+	h.assertIdentical()
+	st, _, err := h.db.Set(context.Background(), h.set.CapabilityList)
+	if err != nil || !st.BaselineAt.Equal(h.src.At()) || !st.Cursor.Equal(h.src.At()) {
+		t.Fatalf("baseline point %v cursor %v (err %v), want the list's at %v", st.BaselineAt, st.Cursor, err, h.src.At())
+	}
+	if n, _ := h.db.HeldCount(context.Background(), h.set.ID); n != 60 {
+		t.Fatalf("state holds %d, want 60", n)
+	}
+
+	h.src.ResetCounts()
+	sum = h.mustRun(nil)
+	if sum.Unchanged != 60 || sum.Created+sum.Updated != 0 {
+		t.Fatalf("second run: %+v", sum.Counts)
+	}
+	if n := h.src.ResourceBodies(); n != 0 {
+		t.Errorf("an unchanged Source had %d resource bodies fetched again", n)
+	}
+}
+
+func TestResourceListIndex(t *testing.T) {
+	h := newHarness(t, func(s *fixtures.Spec) { s.Resources = 50; s.ListMax = 7 })
+	sum := h.mustRun(nil)
+	if sum.Created != 50 {
+		t.Fatalf("%+v", sum.Counts)
+	}
+	h.assertIdentical()
+}
+
+func TestFollowsSourceChanges(t *testing.T) {
+	h := newHarness(t, nil)
+	h.mustRun(nil)
+	at := h.src.At().Add(time.Hour)
+	rs := h.src.Resources(0)
+	if err := h.src.Apply(at,
+		fixtures.Mutation{Kind: fixtures.Update, Path: rs[0].Path},
+		fixtures.Mutation{Kind: fixtures.Update, Path: rs[1].Path, Size: 10},
+		fixtures.Mutation{Kind: fixtures.Delete, Path: rs[2].Path},
+		fixtures.Mutation{Kind: fixtures.Create, Path: "/dataset1/res/new/a.txt"},
+	); err != nil {
+		t.Fatal(err)
+	}
+	sum := h.mustRun(nil)
+	if sum.Updated != 2 || sum.Created != 1 || sum.Unchanged != 57 || sum.WouldDelete != 1 || sum.Deleted != 0 {
+		t.Fatalf("without --delete: %+v would delete %d", sum.Counts, sum.WouldDelete)
+	}
+	if _, err := os.Stat(h.pathOf(rs[2].URI)); err != nil {
+		t.Fatalf("a deletion was applied without --delete: %v", err)
+	}
+	sum = h.mustRun(func(o *baseline.Options) { o.Delete = true })
+	if sum.Deleted != 1 || sum.Unchanged != 60 {
+		t.Fatalf("with --delete: %+v", sum.Counts)
+	}
+	h.assertIdentical()
+	if _, ok, _ := h.db.Held(context.Background(), h.set.ID, rs[2].URI); ok {
+		t.Errorf("the state still holds the deleted %s", rs[2].URI)
+	}
+}
+
+func TestMtimeIsLastmod(t *testing.T) {
+	h := newHarness(t, nil)
+	h.mustRun(nil)
+	r := h.src.Resources(0)[3]
+	info, err := os.Stat(h.pathOf(r.URI))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !info.ModTime().Equal(r.LastMod) {
+		t.Errorf("mtime %v, want the Source's lastmod %v", info.ModTime(), r.LastMod)
+	}
+}
+
+func TestChecksumRepairsLocalDamage(t *testing.T) {
+	h := newHarness(t, nil)
+	h.mustRun(nil)
+	r := h.src.Resources(0)[5]
+	p := h.pathOf(r.URI)
+	b, _ := os.ReadFile(p)
+	b[len(b)/2] ^= 0x01 // a bit flip: same size, same mtime
+	info, _ := os.Stat(p)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(p, info.ModTime(), info.ModTime())
+
+	if sum := h.mustRun(nil); sum.Updated != 0 {
+		t.Fatalf("trusting the state, %d were re-fetched", sum.Updated)
+	}
+	sum := h.mustRun(func(o *baseline.Options) { o.Checksum = true })
+	if sum.Updated != 1 || sum.Unchanged != 59 {
+		t.Fatalf("--checksum: %+v", sum.Counts)
+	}
+	h.assertIdentical()
+}
+
+func TestMissingLocalFileIsFetchedAgain(t *testing.T) {
+	h := newHarness(t, nil)
+	h.mustRun(nil)
+	r := h.src.Resources(0)[7]
+	if err := os.Remove(h.pathOf(r.URI)); err != nil {
+		t.Fatal(err)
+	}
+	sum := h.mustRun(nil)
+	if sum.Created+sum.Updated != 1 {
+		t.Fatalf("%+v", sum.Counts)
+	}
+	h.assertIdentical()
+}
+
+func TestDryRunWritesNothing(t *testing.T) {
+	h := newHarness(t, nil)
+	h.mustRun(nil)
+	rs := h.src.Resources(0)
+	h.src.Apply(h.src.At().Add(time.Hour),
+		fixtures.Mutation{Kind: fixtures.Update, Path: rs[0].Path},
+		fixtures.Mutation{Kind: fixtures.Delete, Path: rs[1].Path},
+		fixtures.Mutation{Kind: fixtures.Create, Path: "/dataset1/res/new/b.txt"})
+	h.reopen(true)
+	before := snapshot(t, h.dest)
+	h.src.ResetCounts()
+	var plan bytes.Buffer
+	sum := h.mustRun(func(o *baseline.Options) { o.DryRun, o.Delete, o.Plan = true, true, &plan })
+	if after := snapshot(t, h.dest); after != before {
+		t.Fatalf("a dry run changed the mirror or the state:\nbefore\n%s\nafter\n%s", before, after)
+	}
+	if n := h.src.ResourceBodies(); n != 0 {
+		t.Errorf("a dry run fetched %d resources", n)
+	}
+	if sum.Created != 1 || sum.Updated != 1 || sum.WouldDelete != 1 {
+		t.Errorf("dry run counts %+v would delete %d", sum.Counts, sum.WouldDelete)
+	}
+	for _, want := range []string{"create ", "update ", "delete "} {
+		if !strings.Contains(plan.String(), want) {
+			t.Errorf("plan lacks %q:\n%s", want, plan.String())
+		}
+	}
+}
+
+func TestDryRunOfAnEmptyMirror(t *testing.T) {
+	h := newHarness(t, nil)
+	h.close()
+	os.RemoveAll(h.dest)
+	h.open(true)
+	sum := h.mustRun(func(o *baseline.Options) { o.DryRun = true })
+	if sum.Created != 60 {
+		t.Fatalf("%+v", sum.Counts)
+	}
+	if _, err := os.Stat(h.dest); !os.IsNotExist(err) {
+		t.Fatalf("a dry run created the mirror directory: %v", err)
+	}
+}
+
+func TestOutOfScopeResourcesAreSkipped(t *testing.T) {
+	h := newHarness(t, nil)
+	canary := fixtures.NewCanary(t) // a listener on 127.0.0.2 counting requests
+	rl := `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+<rs:md capability="resourcelist" at="2024-01-01T00:00:00Z"/>
+<url><loc>` + h.src.Resources(0)[0].URI + `</loc></url>
+<url><loc>` + canary.URL + `/stolen</loc></url>
+<url><loc>file:///etc/passwd</loc></url>
+</urlset>`
+	h.src.SetRaw("/dataset1/resourcelist.xml", "application/xml", []byte(rl))
+	sum := h.mustRun(nil)
+	if sum.Created != 1 || sum.Skipped != 2 {
+		t.Fatalf("%+v", sum.Counts)
+	}
+	if n := canary.Requests(); n != 0 {
+		t.Errorf("the other host got %d requests", n)
+	}
+	// --allow-host lets the other host in.
+	h.set.ResourceList = h.src.ResourceListURL(0)
+	sum = h.mustRun(func(o *baseline.Options) {
+		o.Scope = resourcesync.NewScope([]string{h.src.URL()}, []string{"127.0.0.2"})
+	})
+	if canary.Requests() == 0 || sum.Skipped != 1 {
+		t.Errorf("with --allow-host: %+v, canary saw %d", sum.Counts, canary.Requests())
+	}
+}
+
+func TestUnmappableAndConflictingPathsFailAlone(t *testing.T) {
+	h := newHarness(t, nil)
+	base := strings.TrimSuffix(h.src.URL(), "/")
+	h.src.SetRaw("/x/a", "text/plain", []byte("a file"))
+	h.src.SetRaw("/x/a/b", "text/plain", []byte("a file below it"))
+	rl := `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+<rs:md capability="resourcelist" at="2024-01-01T00:00:00Z"/>
+<url><loc>` + base + `/x/a</loc></url>
+<url><loc>` + base + `/x/a/b</loc></url>
+<url><loc>` + h.src.Resources(0)[0].URI + `</loc></url>
+</urlset>`
+	h.src.SetRaw("/dataset1/resourcelist.xml", "application/xml", []byte(rl))
+	sum := h.mustRun(func(o *baseline.Options) { o.Workers = 1 })
+	if sum.Created != 2 || sum.Failed != 1 {
+		t.Fatalf("%+v", sum.Counts)
+	}
+	if !strings.Contains(sum.Failures[0].Cause, "conflict") {
+		t.Errorf("failure cause %q does not say conflict", sum.Failures[0].Cause)
+	}
+	fails, _ := h.db.Failures(context.Background(), h.set.ID)
+	if len(fails) != 1 {
+		t.Errorf("state records %d failures, want 1", len(fails))
+	}
+}
+
+func TestInterruptedRunResumes(t *testing.T) {
+	h := newHarness(t, func(s *fixtures.Spec) { s.Resources = 200 })
+	h.src.SetFault("/dataset1/res/*", fixtures.Fault{Delay: 3 * time.Millisecond})
+	drain, stop := context.WithCancel(context.Background())
+	p := &resourcesync.Progress{}
+	go func() {
+		for {
+			if c, _, _ := p.Snapshot(); c.Created >= 50 {
+				stop()
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	sum, err := h.run(func(o *baseline.Options) { o.Drain, o.Progress, o.Workers, o.BatchSize = drain, p, 2, 10 })
+	if !errors.Is(err, resourcesync.ErrInterrupted) {
+		t.Fatalf("err = %v, want ErrInterrupted", err)
+	}
+	done := sum.Created
+	if done < 50 || done >= 200 {
+		t.Fatalf("interrupted after %d", done)
+	}
+	st, _, _ := h.db.Set(context.Background(), h.set.CapabilityList)
+	if st.Baselined() {
+		t.Errorf("an interrupted baseline recorded a baseline point")
+	}
+	h.src.ClearFaults()
+	h.src.ResetCounts()
+	sum = h.mustRun(nil)
+	if sum.Created != 200-done || sum.Unchanged != done {
+		t.Fatalf("resumed: %+v after %d done", sum.Counts, done)
+	}
+	if n := h.src.ResourceBodies(); n != int(200-done) {
+		t.Errorf("resume fetched %d bodies, want %d", n, 200-done)
+	}
+	h.assertIdentical()
+}

@@ -1,0 +1,189 @@
+package baseline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"github.com/resync-dest/resync-dest/resourcesync"
+)
+
+// treeRoots tracks the set's mapped tree: for each top-level directory (an
+// authority or a --map directory) the deepest directory holding every path
+// listed under it. Deletion never looks outside these roots (except at
+// files the state says this set holds).
+type treeRoots map[string]string
+
+func (t treeRoots) add(path string) {
+	dir, _, _ := strings.Cut(path, "/") // top-level element
+	parent := path[:max(strings.LastIndexByte(path, '/'), 0)]
+	cur, ok := t[dir]
+	if !ok {
+		t[dir] = parent
+		return
+	}
+	t[dir] = commonDir(cur, parent)
+}
+
+// commonDir is the longest common prefix of two slash-separated
+// directories, element by element.
+func commonDir(a, b string) string {
+	ae, be := strings.Split(a, "/"), strings.Split(b, "/")
+	n := 0
+	for n < len(ae) && n < len(be) && ae[n] == be[n] {
+		n++
+	}
+	return strings.Join(ae[:n], "/")
+}
+
+func (t treeRoots) contains(path string) bool {
+	for _, root := range t {
+		if root == "" || path == root || strings.HasPrefix(path, root+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func (t treeRoots) sorted() []string {
+	var out []string
+	for _, root := range t {
+		out = append(out, root)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// candidate is a local file the list no longer names.
+type candidate struct {
+	path string
+	uri  string // when this set holds it
+}
+
+// deletePass runs once every part of the list was read: it finds the local
+// files of the set that the list does not name - files resync-dest wrote
+// and files it never wrote, as rsync --delete does - and deletes them when
+// asked, behind the --max-delete guard. Files another set holds and
+// DEST/.resync-dest/ are never touched.
+func (r *run) deletePass(ctx context.Context) error {
+	cands, stale, err := r.deletionCandidates(ctx)
+	if err != nil {
+		return err
+	}
+	n := int64(len(cands))
+	if n > 0 && !r.opts.Delete {
+		r.sum.WouldDelete = n
+		for _, c := range cands {
+			r.d.Log.Info().Str("path", c.path).Str("uri", c.uri).Msg("not listed by the Source; would delete with --delete")
+		}
+	}
+	if r.opts.Delete && n > 0 {
+		total, err := r.d.Store.HeldCount(ctx, r.set.ID)
+		if err != nil {
+			return fmt.Errorf("count the set's resources: %w: %w", resourcesync.ErrLocal, err)
+		}
+		if !r.opts.MaxDelete.Allows(n, total) {
+			return fmt.Errorf("%w: deleting %d local files of a set of %d exceeds --max-delete %s; nothing was deleted (raise --max-delete if this is intended)",
+				resourcesync.ErrSafetyStop, n, total, r.opts.MaxDelete)
+		}
+	}
+	if r.opts.DryRun {
+		if r.opts.Delete {
+			for _, c := range cands {
+				if r.opts.Plan != nil {
+					fmt.Fprintf(r.opts.Plan, "delete %s\n", c.path)
+				}
+			}
+			r.sum.WouldDelete = n
+		}
+		return nil
+	}
+	var b resourcesync.Batch
+	b.Removed = append(b.Removed, stale...)
+	if r.opts.Delete {
+		for _, c := range cands {
+			if err := r.d.Mirror.Remove(c.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("delete %s: %w: %w", c.path, resourcesync.ErrLocal, err)
+			}
+			r.sum.Deleted++
+			r.opts.Progress.Deleted()
+			r.d.Log.Info().Str("path", c.path).Str("uri", c.uri).Msg("deleted")
+			if c.uri != "" {
+				b.Removed = append(b.Removed, c.uri)
+			}
+		}
+	}
+	if b.Empty() {
+		return nil
+	}
+	if _, err := r.d.Mirror.Publish(nil); err != nil {
+		return fmt.Errorf("make deletions durable: %w: %w", resourcesync.ErrLocal, err)
+	}
+	if err := r.d.Store.Commit(ctx, r.set.ID, &b); err != nil {
+		return fmt.Errorf("record deletions: %w: %w", resourcesync.ErrLocal, err)
+	}
+	return nil
+}
+
+// deletionCandidates walks the set's tree and its held records. stale are
+// URIs the state holds whose files are gone and which the list no longer
+// names: their records are dropped whatever the options.
+func (r *run) deletionCandidates(ctx context.Context) (cands []candidate, stale []string, err error) {
+	roots := r.roots
+	for _, root := range roots.sorted() {
+		err := r.d.Mirror.Walk(root, func(rel string, info fs.FileInfo) error {
+			listed, err := r.listing.Has(rel)
+			if err != nil || listed {
+				return err
+			}
+			holders, err := r.d.Store.PathHolders(ctx, rel)
+			if err != nil {
+				return err
+			}
+			c := candidate{path: rel}
+			for _, id := range holders {
+				if id != r.set.ID {
+					return nil // another set's file
+				}
+			}
+			if len(holders) > 0 {
+				h, ok, err := r.d.Store.HeldAt(ctx, r.set.ID, rel)
+				if err != nil {
+					return err
+				}
+				if ok {
+					c.uri = h.URI
+				}
+			}
+			cands = append(cands, c)
+			return nil
+		})
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("walk %s for files the Source no longer lists: %w: %w", root, resourcesync.ErrLocal, err)
+		}
+	}
+	err = r.d.Store.EachHeld(ctx, r.set.ID, func(h resourcesync.Held) error {
+		if roots.contains(h.Path) {
+			return nil // seen by the walk
+		}
+		listed, err := r.listing.Has(h.Path)
+		if err != nil || listed {
+			return err
+		}
+		info, err := r.d.Mirror.Stat(h.Path)
+		switch {
+		case err == nil && info.Mode().IsRegular():
+			cands = append(cands, candidate{path: h.Path, uri: h.URI})
+		case err != nil && (errors.Is(err, fs.ErrNotExist)):
+			stale = append(stale, h.URI)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("find held files the Source no longer lists: %w: %w", resourcesync.ErrLocal, err)
+	}
+	return cands, stale, nil
+}

@@ -1,0 +1,228 @@
+package baseline_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/resync-dest/resync-dest/baseline"
+	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/mirror"
+	"github.com/resync-dest/resync-dest/resourcesync"
+	"github.com/resync-dest/resync-dest/source"
+	"github.com/resync-dest/resync-dest/state"
+)
+
+// harness is a fixture Source on loopback and a Destination made of the
+// real adapters: the HTTP client, a mirror in a temp directory and a
+// SQLite state file.
+type harness struct {
+	t      *testing.T
+	src    *fixtures.Source
+	srv    *fixtures.Server
+	client *source.Client
+	dest   string
+	mirror *mirror.Mirror
+	db     *state.DB
+	set    baseline.Set
+}
+
+func newHarness(t *testing.T, mod func(*fixtures.Spec)) *harness {
+	t.Helper()
+	spec := fixtures.DefaultSpec()
+	spec.Resources = 60
+	if mod != nil {
+		mod(&spec)
+	}
+	src, srv := fixtures.NewServed(t, spec)
+	o := source.DefaultOptions()
+	o.MinRetryWait, o.MaxRetryWait, o.MaxAttempts = time.Millisecond, 5*time.Millisecond, 3
+	client, err := source.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, src: src, srv: srv, client: client, dest: filepath.Join(t.TempDir(), "mirror")}
+	h.open(false)
+	t.Cleanup(h.close)
+	return h
+}
+
+// open opens the mirror and the state, read-only for a dry run.
+func (h *harness) open(readOnly bool) {
+	t := h.t
+	t.Helper()
+	mo := mirror.DefaultOptions()
+	mo.ReadOnly = readOnly
+	m, err := mirror.Open(h.dest, mo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	so := state.DefaultOptions()
+	so.Path, so.ReadOnly = filepath.Join(h.dest, ".resync-dest", "state.db"), readOnly
+	db, err := state.Open(context.Background(), so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.mirror, h.db = m, db
+	set, err := db.EnsureSet(context.Background(), h.src.CapabilityListURL(0), h.src.SourceDescriptionURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.set = baseline.Set{ID: set.ID, CapabilityList: h.src.CapabilityListURL(0), ResourceList: h.src.ResourceListURL(0)}
+}
+
+func (h *harness) close() {
+	if h.db != nil {
+		h.db.Close()
+		h.db = nil
+	}
+	if h.mirror != nil {
+		h.mirror.Close()
+		h.mirror = nil
+	}
+}
+
+func (h *harness) reopen(readOnly bool) {
+	h.close()
+	h.open(readOnly)
+}
+
+func (h *harness) deps() baseline.Deps {
+	return baseline.Deps{
+		Fetcher: h.client, Mirror: h.mirror, Store: h.db, Log: zerolog.Nop(),
+		NewListing: func() (baseline.Listing, error) { return state.NewListing(h.t.TempDir()) },
+	}
+}
+
+// run runs a baseline of the set with default options changed by mod.
+func (h *harness) run(mod func(*baseline.Options)) (*baseline.Summary, error) {
+	h.t.Helper()
+	o := baseline.DefaultOptions()
+	o.Workers = 4
+	o.Scope = resourcesync.NewScope([]string{h.src.URL()}, nil)
+	if mod != nil {
+		mod(&o)
+	}
+	return baseline.Run(context.Background(), h.set, h.deps(), o)
+}
+
+// mustRun runs a baseline that must succeed.
+func (h *harness) mustRun(mod func(*baseline.Options)) *baseline.Summary {
+	h.t.Helper()
+	sum, err := h.run(mod)
+	if err != nil {
+		h.t.Fatalf("baseline: %v", err)
+	}
+	return sum
+}
+
+// pathOf is where the mirror keeps uri.
+func (h *harness) pathOf(uri string) string {
+	h.t.Helper()
+	rel, err := h.mirror.Path(uri)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return filepath.Join(h.dest, filepath.FromSlash(rel))
+}
+
+// assertIdentical checks that the mirror holds exactly the Source's live
+// resources of set 0, byte for byte, and nothing else outside
+// .resync-dest.
+func (h *harness) assertIdentical() {
+	t := h.t
+	t.Helper()
+	want := map[string][]byte{}
+	for _, r := range h.src.Resources(0) {
+		b, ok := h.src.Content(r.URI)
+		if !ok {
+			t.Fatalf("no content for %s", r.URI)
+		}
+		want[h.pathOf(r.URI)] = b
+	}
+	got := h.files()
+	for p, b := range want {
+		if !bytes.Equal(got[p], b) {
+			t.Errorf("%s: mirror has %d bytes, Source %d (or different bytes)", p, len(got[p]), len(b))
+		}
+		delete(got, p)
+	}
+	for p := range got {
+		t.Errorf("extra file in the mirror: %s", p)
+	}
+}
+
+// files reads every regular file of the mirror outside .resync-dest.
+func (h *harness) files() map[string][]byte {
+	t := h.t
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(h.dest, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".resync-dest" {
+			return filepath.SkipDir
+		}
+		if d.Type().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			out[p] = b
+		}
+		return nil
+	})
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// snapshot hashes every file under dir with its mtime, .resync-dest
+// included: two equal snapshots mean nothing was written.
+func snapshot(t *testing.T, dir string) string {
+	t.Helper()
+	var lines []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		line := p + " " + info.Mode().String() + " " + info.ModTime().String()
+		if d.Type().IsRegular() {
+			f, err := os.Open(p)
+			if err != nil {
+				return err
+			}
+			sum := sha256.New()
+			io.Copy(sum, f)
+			f.Close()
+			line += " " + hex.EncodeToString(sum.Sum(nil))
+		}
+		lines = append(lines, line)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,185 @@
+package baseline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/resync-dest/resync-dest/resourcesync"
+	"github.com/resync-dest/resync-dest/transfer"
+)
+
+// errDrained stops the producer when the user asked to stop.
+var errDrained = errors.New("drained")
+
+// Run copies the set from its Resource List into the mirror.
+//
+// Per-resource failures (a 404, a hash mismatch after a second fetch, a path
+// conflict) are recorded in the state and counted; they do not stop the
+// run. Run returns an error when the run could not complete: the list could
+// not be read (wrapping resourcesync.ErrUnavailable when the Source could
+// not be reached), a local disk or state error, the deletion guard
+// (resourcesync.ErrSafetyStop), or an interruption (resourcesync.
+// ErrInterrupted). Whatever was made durable before the error is recorded.
+// The Summary is returned in every case.
+func Run(ctx context.Context, set Set, d Deps, opts Options) (*Summary, error) {
+	opts = opts.withDefaults()
+	r := &run{set: set, d: d, opts: opts, roots: treeRoots{}, breaker: transfer.Breaker{Max: opts.MaxUnavailable}, sum: &Summary{Set: set, ResourceList: set.ResourceList, Started: opts.Now()}}
+	opts.Progress.Start(r.sum.Started)
+	err := r.run(ctx)
+	r.sum.Ended = opts.Now()
+	return r.sum, err
+}
+
+func (r *run) run(ctx context.Context) error {
+	listing, err := r.d.NewListing()
+	if err != nil {
+		return fmt.Errorf("baseline %s: %w: %w", r.set.ResourceList, resourcesync.ErrLocal, err)
+	}
+	r.listing = listing
+	defer listing.Close()
+	err = r.copy(ctx)
+	if err == nil && r.sum.ListComplete {
+		err = r.deletePass(ctx)
+	}
+	return err
+}
+
+type run struct {
+	set  Set
+	d    Deps
+	opts Options
+	sum  *Summary
+
+	listing Listing
+	roots   treeRoots // the set's mapped tree, from the listed paths (writer goroutine)
+	listErr error     // the listing failed (writer goroutine)
+	breaker transfer.Breaker
+}
+
+// job is one listed entry for a worker.
+type job struct {
+	entry *resourcesync.Entry
+}
+
+// copy runs the pipeline: one producer streaming the list, N workers, one
+// writer recording results.
+func (r *run) copy(ctx context.Context) error {
+	g, gctx := errgroup.WithContext(ctx)
+	jobs := make(chan job, r.opts.Workers*4)
+	items := make(chan transfer.Item, r.opts.Workers*4)
+
+	// The producer never fails the group: a list that breaks off midway
+	// still lets the workers finish and the writer record what was done.
+	var listErr error
+	g.Go(func() error {
+		defer close(jobs)
+		listErr = r.produce(gctx, jobs)
+		return nil
+	})
+
+	var workers sync.WaitGroup
+	for range r.opts.Workers {
+		workers.Add(1)
+		g.Go(func() error {
+			defer workers.Done()
+			w := &worker{run: r}
+			for j := range jobs {
+				if r.opts.Drain.Err() != nil {
+					continue // stop starting new transfers; drain the queue
+				}
+				res, err := w.process(gctx, j)
+				if err != nil {
+					return err
+				}
+				select {
+				case items <- r.item(res):
+				case <-gctx.Done():
+					return gctx.Err()
+				}
+			}
+			return nil
+		})
+	}
+	go func() {
+		workers.Wait()
+		close(items)
+	}()
+
+	wo := transfer.DefaultWriterOptions()
+	wo.MinBatch, wo.Interval, wo.DryRun, wo.Now = r.opts.BatchSize, r.opts.BatchInterval, r.opts.DryRun, r.opts.Now
+	wr := transfer.NewWriter(r.d.Mirror, r.d.Store, r.set.ID, wo)
+	g.Go(func() error { return wr.Run(gctx, items) })
+
+	err := g.Wait()
+	if err == nil {
+		err = r.listErr
+	}
+	if err == nil && listErr == nil && r.opts.Drain.Err() == nil {
+		err = r.recordBaselinePoint(ctx)
+	}
+	switch {
+	case err != nil:
+		return err
+	case errors.Is(listErr, errDrained) || r.opts.Drain.Err() != nil:
+		return fmt.Errorf("baseline of %s: %w", r.set.ResourceList, resourcesync.ErrInterrupted)
+	case listErr != nil:
+		return fmt.Errorf("baseline of %s: %w", r.set.ResourceList, listErr)
+	}
+	return nil
+}
+
+// produce streams the Resource List (and its index parts) to the workers.
+func (r *run) produce(ctx context.Context, jobs chan<- job) error {
+	open := func(ctx context.Context, u string) (string, io.ReadCloser, error) {
+		final, _, body, err := r.d.Fetcher.OpenDocument(ctx, u)
+		return final, body, err
+	}
+	wopts := resourcesync.WalkOptions{Limits: r.opts.Limits}
+	h, err := resourcesync.Walk(ctx, open, r.set.ResourceList, resourcesync.CapResourceList, wopts,
+		func(_ *resourcesync.Part, e *resourcesync.Entry) error {
+			if r.opts.Drain.Err() != nil {
+				return errDrained
+			}
+			r.opts.Progress.Listed()
+			select {
+			case jobs <- job{entry: e}:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+	if h != nil {
+		r.sum.At, r.sum.Completed = h.MD.At, h.MD.Completed
+	}
+	if err == nil {
+		r.sum.ListComplete = true
+		r.opts.Progress.ListingDone()
+	}
+	return err
+}
+
+// recordBaselinePoint records, once the whole list was read and every
+// result recorded, the point from which incremental sync starts: the
+// Resource List's at.
+func (r *run) recordBaselinePoint(ctx context.Context) error {
+	if r.opts.DryRun {
+		return nil
+	}
+	at := r.sum.At
+	if at.IsZero() {
+		// A list without at (non-conforming): the run's start is the latest
+		// instant the copy is known to reflect.
+		at = r.sum.Started
+		r.d.Log.Warn().Str("uri", r.set.ResourceList).Msg("Resource List has no at; using the run's start as the baseline point")
+	}
+	b := &resourcesync.Batch{Baseline: &resourcesync.BaselinePoint{At: at, Completed: r.opts.Now(), Via: "list"}}
+	if err := r.d.Store.Commit(ctx, r.set.ID, b); err != nil {
+		return fmt.Errorf("record the baseline point: %w: %w", resourcesync.ErrLocal, err)
+	}
+	return nil
+}

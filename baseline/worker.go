@@ -1,0 +1,197 @@
+package baseline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"syscall"
+
+	"github.com/resync-dest/resync-dest/resourcesync"
+	"github.com/resync-dest/resync-dest/transfer"
+)
+
+// outcome is what happened to one listed resource.
+type outcome int
+
+const (
+	outUnchanged outcome = iota
+	outCreated
+	outUpdated
+	outFailed
+	outSkipped
+)
+
+// result is a worker's report to the writer.
+type result struct {
+	uri     string
+	path    string // "" when the URI could not be mapped
+	entry   *resourcesync.Entry
+	outcome outcome
+	held    *resourcesync.Held // new or refreshed record to store; nil if none
+	ticket  string             // staged file to publish before held is recorded
+	bytes   int64
+	cause   error // for outFailed and outSkipped
+}
+
+type worker struct {
+	run *run
+}
+
+// process decides what one entry needs and does it. It returns an error
+// only when the whole run must stop (local disk, state, cancellation).
+func (w *worker) process(ctx context.Context, j job) (result, error) {
+	r, e := w.run, j.entry
+	res := result{uri: e.Loc, entry: e}
+	if err := r.opts.Scope.Check(e.Loc); err != nil {
+		res.outcome, res.cause = outSkipped, err
+		return res, nil
+	}
+	rel, err := r.d.Mirror.Path(e.Loc)
+	if err != nil {
+		res.outcome, res.cause = outFailed, err
+		return res, nil
+	}
+	res.path = rel
+	held, ok, err := r.d.Store.Held(ctx, r.set.ID, e.Loc)
+	if err != nil {
+		return res, fmt.Errorf("look up %s in the state: %w: %w", e.Loc, resourcesync.ErrLocal, err)
+	}
+	var prev *resourcesync.Held
+	if ok {
+		prev = &held
+	}
+	d, err := w.decide(e, rel, prev)
+	if err != nil {
+		return res, err
+	}
+	if d.unchanged {
+		res.outcome = outUnchanged
+		if prev != nil && d.refresh {
+			h := *prev
+			h.Path, h.LastMod = rel, e.LastMod
+			res.held = &h
+		}
+		return res, nil
+	}
+	res.outcome = outCreated
+	if d.replacing {
+		res.outcome = outUpdated
+	}
+	if r.opts.DryRun {
+		return res, nil
+	}
+	return w.fetch(ctx, res, prev, d.conditional)
+}
+
+// decision is what a listed entry needs.
+type decision struct {
+	unchanged   bool // the local copy is in step
+	refresh     bool // ...but its record should be updated (lastmod, path)
+	replacing   bool // a local file exists at the path
+	conditional bool // ask the Source whether it changed (ETag / Last-Modified)
+}
+
+// decide compares the entry with what is held, in the order the issue
+// gives: same hash; else same length and lastmod; else a conditional GET.
+// With Checksum the local file is re-hashed instead of trusting the state.
+func (w *worker) decide(e *resourcesync.Entry, rel string, held *resourcesync.Held) (decision, error) {
+	r := w.run
+	info, err := r.d.Mirror.Stat(rel)
+	exists := err == nil && info.Mode().IsRegular()
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+		return decision{}, fmt.Errorf("stat %s: %w: %w", rel, resourcesync.ErrLocal, err)
+	}
+	d := decision{replacing: exists}
+	if held == nil || !exists {
+		return d, nil
+	}
+	listed := e.MD.Hash
+	if r.opts.Checksum {
+		return w.decideByContent(e, rel, held, d)
+	}
+	if held.Path != rel || info.Size() != held.Length {
+		return d, nil // the file is not the one recorded: fetch
+	}
+	if e.MD.HasLength && e.MD.Length != held.Length {
+		return d, nil
+	}
+	switch {
+	case listed.Verifiable() && sharesAlg(listed, held.Fixity):
+		d.unchanged = held.Fixity.Agrees(listed)
+	case !e.LastMod.IsZero() && !held.LastMod.IsZero():
+		d.unchanged = e.LastMod.Equal(held.LastMod)
+	}
+	if d.unchanged {
+		d.refresh = !e.LastMod.Equal(held.LastMod)
+		return d, nil
+	}
+	d.conditional = held.ETag != "" || held.LastModified != ""
+	return d, nil
+}
+
+// decideByContent is --checksum: the local bytes, not the state, are
+// compared with the Source's hash (or, when the Source gives none, with the
+// digest recorded when the copy was made).
+func (w *worker) decideByContent(e *resourcesync.Entry, rel string, held *resourcesync.Held, d decision) (decision, error) {
+	want := e.MD.Hash
+	if !want.Verifiable() {
+		want = held.Fixity
+	}
+	if !want.Verifiable() {
+		return d, nil // nothing to compare with: fetch
+	}
+	algs := make([]string, 0, len(want))
+	for _, dg := range want {
+		algs = append(algs, dg.Alg)
+	}
+	sums, n, err := w.run.d.Mirror.HashFile(rel, algs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return d, nil
+		}
+		return d, fmt.Errorf("hash %s: %w: %w", rel, resourcesync.ErrLocal, err)
+	}
+	if e.MD.HasLength && n != e.MD.Length {
+		return d, nil
+	}
+	d.unchanged = sums.Agrees(want) && held.Path == rel
+	d.refresh = d.unchanged && (!e.LastMod.Equal(held.LastMod) || held.Length != n)
+	return d, nil
+}
+
+func sharesAlg(a, b resourcesync.Fixity) bool {
+	for _, d := range a {
+		if _, ok := b.Get(d.Alg); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// fetch brings the entry into the mirror as a staged file; the writer
+// publishes and records it.
+func (w *worker) fetch(ctx context.Context, res result, prev *resourcesync.Held, conditional bool) (result, error) {
+	r, e := w.run, res.entry
+	got, err := transfer.Get(ctx, r.d.Fetcher, r.d.Mirror, transfer.Request{
+		URI: e.Loc, Path: res.path, Hash: e.MD.Hash, Length: e.MD.Length, HasLen: e.MD.HasLength,
+		LastMod: e.LastMod, Prev: prev, Conditional: conditional, LocalAlgs: r.opts.LocalAlgs, Now: r.opts.Now(),
+	})
+	if err != nil {
+		if transfer.Fatal(err) {
+			return res, err
+		}
+		if berr := r.breaker.Note(e.Loc, err); berr != nil {
+			return res, berr
+		}
+		res.outcome, res.cause = outFailed, err
+		return res, nil
+	}
+	_ = r.breaker.Note(e.Loc, nil)
+	res.ticket, res.bytes = got.Ticket, got.Bytes
+	res.held = &got.Held
+	if got.Ticket == "" { // 304: the copy held is current
+		res.outcome = outUnchanged
+	}
+	return res, nil
+}
