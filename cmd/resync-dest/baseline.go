@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/resync-dest/resync-dest/agent"
+	"github.com/resync-dest/resync-dest/baseline"
+	"github.com/resync-dest/resync-dest/resourcesync"
+)
+
+func baselineCommand(d *deps) *cli.Command {
+	return &cli.Command{
+		Name:      "baseline",
+		Usage:     "make (or bring up to date) a verified copy of a Source from its Resource Lists",
+		ArgsUsage: "URL",
+		Description: `Streams each set's Resource List (and its index parts), fetches every resource the
+mirror does not already hold with --workers concurrent requests, verifies length and every
+hash the Source gives, writes each file atomically and records it in the state once it is
+durable. What is already held is skipped: same hash; else same length and lastmod; else a
+conditional GET. An interrupted baseline resumes where it stopped.
+
+With --delete, local files of a set that its Resource List no longer names are deleted
+(after every part of the list was read, and within --max-delete); without it they are
+reported.`,
+		Flags: syncFlags(),
+		Action: func(c *cli.Context) error {
+			o, err := parseSyncFlags(c, "baseline")
+			if err != nil {
+				return err
+			}
+			return runBaseline(c.Context, o, d)
+		},
+	}
+}
+
+// runBaseline is the baseline command.
+func runBaseline(ctx context.Context, o syncOptions, d *deps) error {
+	e, err := openEnv(ctx, o, d)
+	if err != nil {
+		return err
+	}
+	defer e.close()
+	disc, err := agent.Discover(ctx, e.client, o.url, agent.DefaultDiscoverOptions())
+	if err != nil {
+		return err
+	}
+	for _, w := range disc.Warnings {
+		d.log.Warn().Msg(w)
+	}
+	rec := startRun(ctx, e, "baseline", o.dryRun, d)
+	prog := &resourcesync.Progress{}
+	stop := startProgress(d, progressMode(o, d), prog)
+	rep, err := agent.Baseline(ctx, disc, e.agentDeps(d), agent.BaselineOptions{
+		Worker:         baselineWorkerOptions(o, d, prog),
+		CapabilityList: o.capabilityList,
+		AllowHosts:     o.allowHosts,
+	})
+	stop()
+	err = outcome(rep, err)
+	printReport(d, o.json, "baseline", rep, err)
+	rec.finish(rep, err)
+	return err
+}
+
+func baselineWorkerOptions(o syncOptions, d *deps, prog *resourcesync.Progress) baseline.Options {
+	wo := baseline.DefaultOptions()
+	wo.Workers = o.workers
+	wo.Checksum = o.checksum
+	wo.Delete = o.delete
+	wo.MaxDelete = o.maxDelete
+	wo.DryRun = o.dryRun
+	wo.Drain = d.drain
+	wo.Progress = prog
+	if o.dryRun {
+		wo.Plan = d.io.out
+	}
+	return wo
+}
+
+func progressMode(o syncOptions, d *deps) string {
+	if o.json && o.progress == "auto" {
+		return "never" // stdout is for the JSON document; keep stderr quiet too
+	}
+	return o.progress
+}
+
+// outcome turns a finished job into the command's error: the job's own
+// error, else exit 3 when some resources failed.
+func outcome(rep *agent.Report, err error) error {
+	if err != nil || rep == nil {
+		return err
+	}
+	if rep.Counts.Failed > 0 {
+		return &exitError{code: exitPartial, silent: true, err: fmt.Errorf(
+			"%d resources failed; they are recorded and retried on the next run", rep.Counts.Failed)}
+	}
+	return nil
+}

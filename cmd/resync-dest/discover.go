@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/resync-dest/resync-dest/agent"
+)
+
+type discoverOptions struct {
+	url  string
+	json bool
+	http httpOptions
+}
+
+func discoverCommand(d *deps) *cli.Command {
+	return &cli.Command{
+		Name:      "discover",
+		Usage:     "find a Source's Source Description, sets of resources and capability documents",
+		ArgsUsage: "URL",
+		Description: `URL may be a Source's root (http://host/ -> /.well-known/resourcesync), a Source
+Description, a Capability List, a Resource List or Change List (rel="up" is followed), or any
+page carrying rel="resourcesync" in an HTML <link> or an HTTP Link header. When the URL
+itself leads nowhere, the well-known URI and robots.txt of its host are tried.
+
+Exits 0 when a Source was found, 1 when the URL does not lead to a ResourceSync Source or a
+document is malformed (the message names the URL and the cause), 5 when the Source could
+not be reached.`,
+		Flags: append([]cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON document on stdout"},
+		}, httpFlags()...),
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usageErrorf("discover takes one URL")
+			}
+			h, err := parseHTTPFlags(c)
+			if err != nil {
+				return err
+			}
+			return runDiscover(c.Context, discoverOptions{url: c.Args().First(), json: c.Bool("json"), http: h}, d)
+		},
+	}
+}
+
+func runDiscover(ctx context.Context, o discoverOptions, d *deps) error {
+	client, err := newClient(o.url, o.http, d)
+	if err != nil {
+		return err
+	}
+	disc, err := agent.Discover(ctx, client, o.url, agent.DefaultDiscoverOptions())
+	if err != nil {
+		return err
+	}
+	for _, w := range disc.Warnings {
+		d.log.Warn().Msg(w)
+	}
+	if o.json {
+		enc := json.NewEncoder(d.io.out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(disc); err != nil {
+			return err
+		}
+	} else {
+		printDiscovery(d.io.out, disc)
+	}
+	var broken []error
+	for _, s := range disc.Sets {
+		if s.Err != nil {
+			broken = append(broken, s.Err)
+		}
+	}
+	if len(broken) > 0 {
+		return &exitError{code: exitFatal, err: errors.Join(broken...), silent: o.json}
+	}
+	return nil
+}
+
+func printDiscovery(w io.Writer, disc *agent.Discovery) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	defer tw.Flush()
+	if disc.SourceDescription != "" {
+		fmt.Fprintf(tw, "Source Description\t%s\n", disc.SourceDescription)
+	} else {
+		fmt.Fprintf(tw, "Source Description\t(none found)\n")
+	}
+	if disc.DescribedBy != "" {
+		fmt.Fprintf(tw, "  described by\t%s\n", disc.DescribedBy)
+	}
+	fmt.Fprintf(tw, "  found via\t%s\n", disc.Via)
+	for _, s := range disc.Sets {
+		fmt.Fprintf(tw, "  Capability List\t%s\n", s.CapabilityList)
+		if s.DescribedBy != "" {
+			fmt.Fprintf(tw, "    described by\t%s\n", s.DescribedBy)
+		}
+		if s.Err != nil {
+			fmt.Fprintf(tw, "    ERROR\t%s\n", strings.ReplaceAll(s.Err.Error(), "\n", " "))
+		}
+		for _, c := range s.Capabilities {
+			line := c.URL
+			if c.Hub != "" {
+				line += "  (hub " + c.Hub + ")"
+			}
+			fmt.Fprintf(tw, "    %s\t%s\n", c.Capability.Name(), line)
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/resync-dest/resync-dest/agent"
+	"github.com/resync-dest/resync-dest/baseline"
+	"github.com/resync-dest/resync-dest/mirror"
+	"github.com/resync-dest/resync-dest/source"
+	"github.com/resync-dest/resync-dest/state"
+)
+
+// env is the adapters of one run over one mirror.
+type env struct {
+	client  *source.Client
+	mirror  *mirror.Mirror
+	store   *state.DB
+	release func() error
+	tmpDir  string
+}
+
+// openEnv opens the mirror (taking its lock), the state and the HTTP
+// client. A dry run opens both read-only: it writes nothing.
+func openEnv(ctx context.Context, o syncOptions, d *deps) (*env, error) {
+	e := &env{release: func() error { return nil }}
+	client, err := newClient(o.url, o.http, d)
+	if err != nil {
+		return nil, err
+	}
+	e.client = client
+	mo := mirror.DefaultOptions()
+	mo.Maps = o.maps
+	mo.ReadOnly = o.dryRun
+	m, err := mirror.Open(o.dest, mo)
+	if err != nil {
+		if errors.Is(err, mirror.ErrUnmappable) {
+			return nil, usageErrorf("%v", err)
+		}
+		return nil, fmt.Errorf("open mirror %s: %w", o.dest, err)
+	}
+	e.mirror = m
+	release, err := m.Lock()
+	if err != nil {
+		m.Close()
+		if errors.Is(err, mirror.ErrLocked) {
+			return nil, &exitError{code: exitLocked, err: fmt.Errorf("another run holds the lock of the mirror %s; nothing was done", o.dest)}
+		}
+		return nil, err
+	}
+	e.release = release
+	statePath := o.statePath
+	if statePath == "" {
+		statePath = filepath.Join(m.StateDir(), "state.db")
+	}
+	so := state.DefaultOptions()
+	so.Path = statePath
+	so.ReadOnly = o.dryRun
+	db, err := state.Open(ctx, so)
+	if err != nil {
+		e.close()
+		return nil, fmt.Errorf("open state %s: %w", statePath, err)
+	}
+	e.store = db
+	// Listings are temporary databases: under .resync-dest/tmp when we may
+	// write there (a crashed run's leftovers are swept now, under the lock),
+	// else in the system's temp directory.
+	e.tmpDir = os.TempDir()
+	if !o.dryRun {
+		e.tmpDir = filepath.Join(m.StateDir(), "tmp")
+		if err := os.RemoveAll(e.tmpDir); err != nil {
+			e.close()
+			return nil, fmt.Errorf("sweep %s: %w", e.tmpDir, err)
+		}
+		if err := os.Mkdir(e.tmpDir, 0o755); err != nil {
+			e.close()
+			return nil, fmt.Errorf("make %s: %w", e.tmpDir, err)
+		}
+	}
+	return e, nil
+}
+
+func (e *env) close() error {
+	var errs []error
+	if e.store != nil {
+		errs = append(errs, e.store.Close())
+	}
+	errs = append(errs, e.release())
+	if e.mirror != nil {
+		errs = append(errs, e.mirror.Close())
+	}
+	return errors.Join(errs...)
+}
+
+func (e *env) agentDeps(d *deps) agent.Deps {
+	return agent.Deps{
+		Client: e.client,
+		Mirror: e.mirror,
+		Store:  e.store,
+		NewListing: func() (baseline.Listing, error) {
+			return state.NewListing(e.tmpDir)
+		},
+		Log: d.log,
+	}
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"net/textproto"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/resync-dest/resync-dest/source"
+)
+
+// httpFlags are the flags of every command that talks to a Source.
+func httpFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "header", Usage: "extra request header `'Name: value'` sent to the Source's own host only (repeatable)"},
+		&cli.StringFlag{Name: "ca-cert", Usage: "PEM `FILE` of certificate authorities trusted besides the system's"},
+		&cli.BoolFlag{Name: "insecure-skip-tls-verify", Usage: "do not verify the Source's TLS certificate (warned on every run)"},
+		&cli.DurationFlag{Name: "max-retry-wait", Value: 60 * time.Second, Usage: "longest wait between retries, Retry-After included"},
+	}
+}
+
+// httpOptions are the parsed HTTP flags.
+type httpOptions struct {
+	headers      http.Header
+	caCert       string
+	insecure     bool
+	maxRetryWait time.Duration
+}
+
+func parseHTTPFlags(c *cli.Context) (httpOptions, error) {
+	o := httpOptions{
+		headers: http.Header{}, caCert: c.String("ca-cert"),
+		insecure: c.Bool("insecure-skip-tls-verify"), maxRetryWait: c.Duration("max-retry-wait"),
+	}
+	for _, h := range c.StringSlice("header") {
+		name, value, ok := strings.Cut(h, ":")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.ContainsAny(name, " \t") {
+			return o, usageErrorf("--header %q: want 'Name: value'", h)
+		}
+		o.headers.Add(textproto.CanonicalMIMEHeaderKey(name), strings.TrimSpace(value))
+	}
+	if o.maxRetryWait <= 0 {
+		return o, usageErrorf("--max-retry-wait must be positive")
+	}
+	return o, nil
+}
+
+// newClient builds the HTTP adapter for a Source reached through start: the
+// --header values go to start's host only.
+func newClient(start string, o httpOptions, d *deps) (*source.Client, error) {
+	u, err := url.Parse(start)
+	if err != nil || u.Host == "" {
+		return nil, usageErrorf("%q is not an http or https URL", start)
+	}
+	so := source.DefaultOptions()
+	so.UserAgent = userAgent()
+	so.Headers = o.headers
+	so.AuthHosts = []string{u.Host}
+	so.CACertFile = o.caCert
+	so.InsecureSkipVerify = o.insecure
+	so.MaxRetryWait = o.maxRetryWait
+	so.MinRetryWait = min(so.MinRetryWait, so.MaxRetryWait)
+	so.Logger = d.log.With().Str("component", "http").Logger()
+	c, err := source.New(so)
+	if err != nil {
+		return nil, &exitError{code: exitUsage, err: fmt.Errorf("configure HTTP: %w", err)}
+	}
+	return c, nil
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/rs/zerolog"
+)
+
+// logOptions are the global logging flags.
+type logOptions struct {
+	format string // console | json
+	level  string // trace debug info warn error
+	quiet  bool   // warnings and errors only, no progress
+}
+
+// newLogger builds the one logger of a run; every package gets it (or a
+// child) injected. Logs go to stderr so stdout stays for results (--json).
+func newLogger(w io.Writer, o logOptions) (zerolog.Logger, error) {
+	level := zerolog.InfoLevel
+	if o.level != "" {
+		l, err := zerolog.ParseLevel(strings.ToLower(o.level))
+		if err != nil || l == zerolog.NoLevel {
+			return zerolog.Nop(), usageErrorf("--log-level %q: want trace, debug, info, warn or error", o.level)
+		}
+		level = l
+	}
+	if o.quiet && level < zerolog.WarnLevel {
+		level = zerolog.WarnLevel
+	}
+	var out io.Writer
+	switch o.format {
+	case "", "console":
+		out = zerolog.ConsoleWriter{Out: w, TimeFormat: time.TimeOnly, NoColor: !isTerminal(w)}
+	case "json":
+		out = w
+	default:
+		return zerolog.Nop(), usageErrorf("--log-format %q: want console or json", o.format)
+	}
+	return zerolog.New(out).Level(level).With().Timestamp().Logger(), nil
+}
+
+// isTerminal reports whether w is a terminal (for colours and live progress).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
+}
+
+// userAgent is what every request says it is.
+func userAgent() string { return fmt.Sprintf("resync-dest/%s", version) }

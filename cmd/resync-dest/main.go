@@ -1,0 +1,38 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+)
+
+// version is set at link time (-ldflags "-X main.version=v1.2.3").
+var version = "dev"
+
+func main() {
+	sig := newSignals()
+	code := run(sig.hard, os.Args, stdio{out: os.Stdout, err: os.Stderr}, sig.drain, sig.received)
+	sig.stop()
+	os.Exit(code)
+}
+
+// stdio is where a command writes: results to out, logs and messages to err.
+type stdio struct {
+	out io.Writer
+	err io.Writer
+}
+
+// run executes the command line and returns the process exit status. ctx
+// cancels everything; drain, when cancelled, asks the commands to stop
+// starting new work. received reports the signal that caused it (nil if
+// none). Tests call run directly.
+func run(ctx context.Context, args []string, io stdio, drain context.Context, received func() os.Signal) int {
+	app := newApp(io, drain)
+	err := app.RunContext(ctx, args)
+	code := exitCode(err, received())
+	if err != nil && !isSilent(err) {
+		fmt.Fprintf(io.err, "resync-dest: %v\n", err)
+	}
+	return code
+}

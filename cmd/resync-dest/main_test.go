@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/resync-dest/resync-dest/fixtures"
+)
+
+// TestMain lets the test binary be resync-dest itself, for the tests that
+// need a real process (kill -9, signals).
+func TestMain(m *testing.M) {
+	if os.Getenv("RESYNC_DEST_BE_MAIN") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// result is what one command line did.
+type result struct {
+	code   int
+	stdout string
+	stderr string
+}
+
+// runCLI runs a command line in-process, as main would.
+func runCLI(t *testing.T, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), append([]string{"resync-dest"}, args...),
+		stdio{out: &out, err: &errb}, context.Background(), func() os.Signal { return nil })
+	return result{code: code, stdout: out.String(), stderr: errb.String()}
+}
+
+// want fails the test unless the command exited with code.
+func (r result) want(t *testing.T, code int) result {
+	t.Helper()
+	if r.code != code {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, code, r.stdout, r.stderr)
+	}
+	return r
+}
+
+// fast returns flags for command cmd that keep retries short in tests.
+func fast(cmd string) []string {
+	f := []string{"--max-retry-wait", "5ms"}
+	if cmd != "discover" {
+		f = append(f, "--progress", "never")
+	}
+	return f
+}
+
+func served(t *testing.T, mod func(*fixtures.Spec)) (*fixtures.Source, *fixtures.Server) {
+	t.Helper()
+	spec := fixtures.DefaultSpec()
+	spec.Resources = 40
+	if mod != nil {
+		mod(&spec)
+	}
+	return fixtures.NewServed(t, spec)
+}
+
+func args(base []string, more ...string) []string {
+	return append(append(append([]string{}, base...), fast(base[0])...), more...)
+}
+
+func contains(t *testing.T, s string, subs ...string) {
+	t.Helper()
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			t.Errorf("output lacks %q:\n%s", sub, s)
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/resync-dest/resync-dest/agent"
+	"github.com/resync-dest/resync-dest/resourcesync"
+)
+
+// jobReport is the --json summary of a sync command.
+type jobReport struct {
+	Command string `json:"command"`
+	*agent.Report
+	ExitCode int    `json:"exit_code"`
+	Error    string `json:"error,omitempty"`
+}
+
+// printReport prints the final summary: one JSON document on stdout with
+// --json, else a few lines for a person.
+func printReport(d *deps, asJSON bool, command string, rep *agent.Report, err error) {
+	if rep == nil {
+		rep = &agent.Report{}
+	}
+	if asJSON {
+		jr := jobReport{Command: command, Report: rep, ExitCode: exitCode(err, nil)}
+		if err != nil {
+			jr.Error = err.Error()
+		}
+		enc := json.NewEncoder(d.io.out)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(jr)
+		return
+	}
+	w := d.io.out
+	title := command
+	if rep.DryRun {
+		title += " (dry run: nothing was written)"
+	}
+	fmt.Fprintf(w, "%s of %s\n", title, rep.Source)
+	for _, s := range rep.Sets {
+		fmt.Fprintf(w, "  %s\n    ", s.CapabilityList)
+		if b := s.Baseline; b != nil {
+			writeCounts(w, b.Counts)
+			fmt.Fprintf(w, " in %s\n", b.Ended.Sub(b.Started).Round(time.Millisecond))
+			if b.WouldDelete > 0 {
+				fmt.Fprintf(w, "    %d local files are no longer listed by the Source (use --delete to remove them)\n", b.WouldDelete)
+			}
+			for _, f := range b.Failures {
+				fmt.Fprintf(w, "    ! %s: %s\n", f.URI, f.Cause)
+			}
+			if b.Failed > int64(len(b.Failures)) {
+				fmt.Fprintf(w, "    ! ... and %d more failures (resync-dest status lists them)\n", b.Failed-int64(len(b.Failures)))
+			}
+		} else {
+			fmt.Fprintln(w, "nothing done")
+		}
+		if s.Err != nil {
+			fmt.Fprintf(w, "    error: %v\n", s.Err)
+		}
+	}
+	if len(rep.Sets) > 1 {
+		fmt.Fprint(w, "  total: ")
+		writeCounts(w, rep.Counts)
+		fmt.Fprintln(w)
+	}
+}
+
+// runRecord records a run in the state (not in a dry run).
+type runRecord struct {
+	e   *env
+	id  int64
+	d   *deps
+	ctx context.Context
+}
+
+func startRun(ctx context.Context, e *env, kind string, dryRun bool, d *deps) *runRecord {
+	r := &runRecord{e: e, d: d, ctx: context.WithoutCancel(ctx)}
+	if dryRun {
+		return r
+	}
+	id, err := e.store.StartRun(r.ctx, kind)
+	if err != nil {
+		d.log.Warn().Err(err).Msg("cannot record the run in the state")
+		return r
+	}
+	r.id = id
+	return r
+}
+
+// finish records how the run ended. A failure to record it is logged: the
+// run's own outcome matters more.
+func (r *runRecord) finish(rep *agent.Report, err error) {
+	if r.id == 0 {
+		return
+	}
+	code := exitCode(err, nil)
+	status := runStatus(code)
+	var counts resourcesync.Counts
+	if rep != nil {
+		counts = rep.Counts
+	}
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	if ferr := r.e.store.FinishRun(r.ctx, r.id, status, code, counts, msg); ferr != nil {
+		r.d.log.Warn().Err(ferr).Msg("cannot record the end of the run in the state")
+	}
+}
+
+func runStatus(code int) string {
+	switch code {
+	case exitOK:
+		return "ok"
+	case exitPartial:
+		return "partial"
+	case exitUnavailable:
+		return "unavailable"
+	case exitSafetyStop:
+		return "safety-stop"
+	case exitSIGINT, exitSIGTERM:
+		return "interrupted"
+	}
+	return "failed"
+}

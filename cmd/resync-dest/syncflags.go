@@ -1,0 +1,94 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/resync-dest/resync-dest/baseline"
+	"github.com/resync-dest/resync-dest/mirror"
+)
+
+// syncOptions are the options common to the commands that write a mirror.
+type syncOptions struct {
+	url            string
+	dest           string
+	statePath      string
+	maps           []mirror.Map
+	capabilityList string
+	workers        int
+	delete         bool
+	maxDelete      baseline.DeleteLimit
+	dryRun         bool
+	checksum       bool
+	allowHosts     []string
+	json           bool
+	progress       string
+	http           httpOptions
+}
+
+// syncFlags are the flags of baseline, incremental and sync.
+func syncFlags() []cli.Flag {
+	return append([]cli.Flag{
+		&cli.StringFlag{Name: "dest", Usage: "mirror root `DIR` (required)", EnvVars: []string{"RESYNC_DEST_DEST"}},
+		&cli.StringFlag{Name: "state", Usage: "SQLite state `FILE` (default: DIR/.resync-dest/state.db)", EnvVars: []string{"RESYNC_DEST_STATE"}},
+		&cli.StringSliceFlag{Name: "map", Usage: "store resources whose URI starts with URI_PREFIX under LOCAL_DIR: `URI_PREFIX=LOCAL_DIR` (repeatable)"},
+		&cli.StringFlag{Name: "capability-list", Usage: "only the set of resources of this Capability List `URL` (default: every set)"},
+		&cli.IntFlag{Name: "workers", Value: 8, Usage: "concurrent fetches", EnvVars: []string{"RESYNC_DEST_WORKERS"}},
+		&cli.BoolFlag{Name: "delete", Usage: "apply deletions (without it they are reported, not done)"},
+		&cli.StringFlag{Name: "max-delete", Value: "10%", Usage: "refuse (exit 7) a run that would delete more than `N or P%` of a set"},
+		&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "say what would be done; write nothing, state included"},
+		&cli.BoolFlag{Name: "checksum", Aliases: []string{"c"}, Usage: "re-hash local files instead of trusting the state; re-fetch those that differ"},
+		&cli.StringSliceFlag{Name: "allow-host", Usage: "also fetch resources from `HOST` (repeatable; default: the Source's own hosts only)"},
+		&cli.BoolFlag{Name: "json", Usage: "print the final summary as one JSON document on stdout"},
+		&cli.StringFlag{Name: "progress", Value: "auto", Usage: "auto, always or never: a live progress line on stderr"},
+	}, httpFlags()...)
+}
+
+func parseSyncFlags(c *cli.Context, verb string) (syncOptions, error) {
+	o := syncOptions{
+		dest: c.String("dest"), statePath: c.String("state"), capabilityList: c.String("capability-list"),
+		workers: c.Int("workers"), delete: c.Bool("delete"), dryRun: c.Bool("dry-run"), checksum: c.Bool("checksum"),
+		allowHosts: c.StringSlice("allow-host"), json: c.Bool("json"), progress: c.String("progress"),
+	}
+	if c.NArg() != 1 {
+		return o, usageErrorf("%s takes one URL (the Source, or one of its documents)", verb)
+	}
+	o.url = c.Args().First()
+	if o.dest == "" {
+		return o, usageErrorf("%s needs --dest DIR", verb)
+	}
+	abs, err := filepath.Abs(o.dest)
+	if err != nil {
+		return o, usageErrorf("--dest %s: %v", o.dest, err)
+	}
+	o.dest = abs
+	for _, m := range c.StringSlice("map") {
+		mp, err := mirror.ParseMap(m)
+		if err != nil {
+			return o, usageErrorf("--map %s: %v", m, err)
+		}
+		o.maps = append(o.maps, mp)
+	}
+	if o.workers < 1 || o.workers > 256 {
+		return o, usageErrorf("--workers %d: want 1 to 256", o.workers)
+	}
+	if o.maxDelete, err = baseline.ParseDeleteLimit(c.String("max-delete")); err != nil {
+		return o, usageErrorf("--%v", err)
+	}
+	switch o.progress {
+	case "auto", "always", "never":
+	default:
+		return o, usageErrorf("--progress %q: want auto, always or never", o.progress)
+	}
+	for _, h := range o.allowHosts {
+		if strings.ContainsAny(h, "/ ") || h == "" {
+			return o, usageErrorf("--allow-host %q: want a host name, optionally with :port", h)
+		}
+	}
+	if o.http, err = parseHTTPFlags(c); err != nil {
+		return o, err
+	}
+	return o, nil
+}
