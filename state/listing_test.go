@@ -44,7 +44,7 @@ func TestListingByteOrder(t *testing.T) {
 	// directory walk that visits a/ before a-b.
 	in := []string{"a/b", "a-b", "a.b", "a", "a/b/c", "a0", "B", "b", "é", "e", "a b", "\x01"}
 	for _, p := range in {
-		if err := l.Add(ListingEntry{Path: p, URI: "http://example.org/"+p}); err != nil {
+		if err := l.Add(ListingEntry{Path: p, URI: "http://example.org/" + p}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -111,7 +111,7 @@ func TestListingEachLargeFlatMemory(t *testing.T) {
 	long := string(bytes.Repeat([]byte("x"), 100))
 	pathOf := func(i int) string { return fmt.Sprintf("example.org/%s/%07d", long, (i*7919)%n) } // added out of order
 	for i := range n {
-		if err := l.Add(ListingEntry{Path: pathOf(i), URI: "http://"+pathOf(i), Length: int64(i), HasLength: true}); err != nil {
+		if err := l.Add(ListingEntry{Path: pathOf(i), URI: "http://" + pathOf(i), Length: int64(i), HasLength: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
