@@ -103,6 +103,7 @@ func (e *env) agentDeps(d *deps) agent.Deps {
 		NewListing: func() (baseline.Listing, error) {
 			return state.NewListing(e.tmpDir)
 		},
-		Log: d.log,
+		TempDir: e.tmpDir,
+		Log:     d.log,
 	}
 }

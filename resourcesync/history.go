@@ -1,0 +1,229 @@
+package resourcesync
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/url"
+	"slices"
+	"time"
+)
+
+// ChangeEntry is one change of a set's history: an entry of a Change List
+// with where it came from. Its Loc is absolute.
+type ChangeEntry struct {
+	*Entry
+	List     string    // final URL of the Change List
+	Position int       // 1-based position of the entry in that list
+	Time     time.Time // Entry.Time(): datetime, else lastmod
+}
+
+// ChangeListPart is the changes of one Change List, in the order they are
+// applied: forward chronological by instant, equal instants in document
+// order (§12.1 requires the order; a Source that writes offsets or breaks
+// the order is sorted here, not trusted).
+type ChangeListPart struct {
+	URL     string // final URL
+	From    time.Time
+	Until   time.Time // zero for an open list
+	Changes []ChangeEntry
+	Skipped int // changes before HistoryOptions.Since, left out
+}
+
+// Closed reports whether the list will not change any more (§12.1).
+func (p *ChangeListPart) Closed() bool { return !p.Until.IsZero() }
+
+// HistoryOptions tune ReadHistory.
+type HistoryOptions struct {
+	Limits Limits
+	// Since is the cursor: every change before it is processed. Changes
+	// before it are left out, and closed lists that end before it are not
+	// fetched at all.
+	Since time.Time
+	// SkipList, when set, is asked about each closed list an index names
+	// (its URL, from and until); true skips it without fetching it (a list
+	// the state says is fully processed).
+	SkipList func(url string, from, until time.Time) bool
+}
+
+// History is what ReadHistory learned about the history as a whole.
+type History struct {
+	// Earliest is the earliest time the Source's history covers: the from
+	// of the Change List Index, else of the first Change List. A cursor
+	// before it means changes may have been lost (a gap).
+	Earliest time.Time
+	// Lists are the Change Lists read, in order (without their changes).
+	Lists []string
+}
+
+// ReadHistory reads a set's change history from the Change List (or
+// Change List Index) at docURL and calls fn for each list, in index order
+// (forward chronological, §12.2), with its changes sorted. fn may stop the
+// read with an error. Walking off a closed list that carries
+// rel="index" continues in that index (§12.1).
+//
+// It returns an error for a document that is not a Change List, an index
+// nested in an index, a change without a time (lastmod is mandatory in a
+// Change List), and whatever open or the parser report, wrapped with the
+// URL concerned. The History is returned in every case, as far as known.
+func ReadHistory(ctx context.Context, open Opener, docURL string, opts HistoryOptions,
+	fn func(part *ChangeListPart) error) (*History, error) {
+	h := &History{}
+	final, body, err := open(ctx, docURL)
+	if err != nil {
+		return h, fmt.Errorf("open Change List %s: %w", docURL, err)
+	}
+	defer body.Close()
+	r := NewReader(body, final, opts.Limits)
+	hdr, err := r.Header()
+	if err != nil {
+		return h, err
+	}
+	if hdr.Capability() != CapChangeList {
+		return h, &CapabilityMismatchError{URL: final, Got: hdr.Capability(), Want: CapChangeList}
+	}
+	h.Earliest = hdr.MD.From
+	if !hdr.IsIndex() {
+		if ix, ok := hdr.Link(RelIndex); ok && hdr.Closed() {
+			// A closed list under an index: the index says what follows.
+			body.Close()
+			return readIndexAt(ctx, open, Resolve(final, ix.Href), opts, h, fn)
+		}
+		part, err := readPart(ctx, r, final, hdr, opts)
+		if err != nil {
+			return h, err
+		}
+		h.Lists = append(h.Lists, final)
+		return h, fn(part)
+	}
+	return h, readIndex(ctx, open, r, final, opts, h, fn)
+}
+
+func readIndexAt(ctx context.Context, open Opener, ixURL string, opts HistoryOptions, h *History,
+	fn func(*ChangeListPart) error) (*History, error) {
+	final, body, err := open(ctx, ixURL)
+	if err != nil {
+		return h, fmt.Errorf("open Change List Index %s: %w", ixURL, err)
+	}
+	defer body.Close()
+	r := NewReader(body, final, opts.Limits)
+	hdr, err := r.Header()
+	if err != nil {
+		return h, err
+	}
+	if hdr.Capability() != CapChangeList || !hdr.IsIndex() {
+		return h, fmt.Errorf("%s is named as a Change List Index (rel=\"index\") but is a %s %s", final, hdr.Capability().Name(), hdr.Root)
+	}
+	h.Earliest = hdr.MD.From
+	return h, readIndex(ctx, open, r, final, opts, h, fn)
+}
+
+// readIndex reads the index's entries, then each list it names that may
+// hold unprocessed changes.
+func readIndex(ctx context.Context, open Opener, r *Reader, final string, opts HistoryOptions, h *History,
+	fn func(*ChangeListPart) error) error {
+	base, err := url.Parse(final)
+	if err != nil {
+		return fmt.Errorf("Change List Index URL %q: %w", final, err)
+	}
+	var refs []*Entry
+	for {
+		e, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		e.Loc = resolve(base, e.Loc)
+		refs = append(refs, e)
+	}
+	seen := map[string]bool{}
+	for i, ref := range refs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if seen[ref.Loc] {
+			continue
+		}
+		seen[ref.Loc] = true
+		if h.Earliest.IsZero() && i == 0 {
+			h.Earliest = ref.MD.From
+		}
+		if until := ref.MD.Until; !until.IsZero() {
+			// Every change of a closed list is at or before its until: a
+			// list that ends before the cursor holds nothing unprocessed.
+			if !opts.Since.IsZero() && until.Before(opts.Since) {
+				continue
+			}
+			if opts.SkipList != nil && opts.SkipList(ref.Loc, ref.MD.From, until) {
+				continue
+			}
+		}
+		part, err := openPart(ctx, open, ref.Loc, final, opts)
+		if err != nil {
+			return err
+		}
+		h.Lists = append(h.Lists, part.URL)
+		if h.Earliest.IsZero() {
+			h.Earliest = part.From
+		}
+		if err := fn(part); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func openPart(ctx context.Context, open Opener, u, index string, opts HistoryOptions) (*ChangeListPart, error) {
+	final, body, err := open(ctx, u)
+	if err != nil {
+		return nil, fmt.Errorf("open Change List %s (listed by %s): %w", u, index, err)
+	}
+	defer body.Close()
+	r := NewReader(body, final, opts.Limits)
+	hdr, err := r.Header()
+	if err != nil {
+		return nil, err
+	}
+	if hdr.Capability() != CapChangeList {
+		return nil, &CapabilityMismatchError{URL: final, Got: hdr.Capability(), Want: CapChangeList}
+	}
+	if hdr.IsIndex() {
+		return nil, fmt.Errorf("%s: an index listed by the Change List Index %s; nested indexes are not part of the standard", final, index)
+	}
+	return readPart(ctx, r, final, hdr, opts)
+}
+
+// readPart reads one Change List's entries and sorts them.
+func readPart(ctx context.Context, r *Reader, final string, hdr *Header, opts HistoryOptions) (*ChangeListPart, error) {
+	base, err := url.Parse(final)
+	if err != nil {
+		return nil, fmt.Errorf("Change List URL %q: %w", final, err)
+	}
+	part := &ChangeListPart{URL: final, From: hdr.MD.From, Until: hdr.MD.Until}
+	for pos := 1; ; pos++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		e, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		t := e.Time()
+		if t.IsZero() {
+			return nil, &ParseError{Doc: final, Line: e.Line, Entry: pos, Err: fmt.Errorf("%w: a change needs lastmod (or datetime)", ErrAttribute)}
+		}
+		if !opts.Since.IsZero() && t.Before(opts.Since) {
+			part.Skipped++
+			continue
+		}
+		e.Loc = resolve(base, e.Loc)
+		part.Changes = append(part.Changes, ChangeEntry{Entry: e, List: final, Position: pos, Time: t})
+	}
+	slices.SortStableFunc(part.Changes, func(a, b ChangeEntry) int { return a.Time.Compare(b.Time) })
+	return part, nil
+}
