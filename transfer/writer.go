@@ -161,9 +161,17 @@ func (w *Writer) flush(ctx context.Context, items []Item) error {
 		}
 	}
 	var b resourcesync.Batch
+	last := map[string]bool{} // URI -> its last event in this batch was a removal
 	for i, it := range items {
 		w.collect(&b, it, pubErrs[i])
+		if it.Held != nil && pubErrs[i] == nil {
+			last[it.Held.URI] = false
+		}
+		if it.Removed != "" {
+			last[it.Removed] = true
+		}
 	}
+	lastWins(&b, last)
 	if w.o.Extra != nil {
 		w.o.Extra(&b)
 	}
@@ -209,6 +217,30 @@ func (w *Writer) collect(b *resourcesync.Batch, it Item, pubErr error) {
 	if it.Failure != nil {
 		b.Failed = append(b.Failed, *it.Failure)
 	}
+}
+
+// lastWins keeps, for a URI both held and removed within one batch, only
+// the record of the event that came last (items are in the order their
+// effects happened): the state applies Held before Removed, which is right
+// only when the removal was the later event. last maps a URI to true when
+// its last event was a removal.
+func lastWins(b *resourcesync.Batch, last map[string]bool) {
+	if len(b.Removed) == 0 || len(b.Held) == 0 {
+		return
+	}
+	held := b.Held[:0]
+	for _, h := range b.Held {
+		if !last[h.URI] {
+			held = append(held, h)
+		}
+	}
+	removed := b.Removed[:0]
+	for _, u := range b.Removed {
+		if last[u] {
+			removed = append(removed, u)
+		}
+	}
+	b.Held, b.Removed = held, removed
 }
 
 func hasRemovals(items []Item) bool {
