@@ -1,9 +1,12 @@
 package mirror
 
 import (
+	"errors"
 	"io"
 	"io/fs"
 	"os"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -67,7 +70,20 @@ type RootFS struct {
 	// was opened, so a descriptor opened per call could miss an error that
 	// hit a staged file before the call.
 	dir *os.File
+
+	// subs holds an *os.Root opened on each directory files were used in
+	// (up to maxSubRoots). os.Root resolves a name one element at a time
+	// (an openat per element), so a file five levels down costs a dozen
+	// system calls per operation through r; through its directory's Root
+	// it costs one. Measured here, that was most of a baseline's CPU.
+	// Entries are dropped when their directory is removed through Remove.
+	mu   sync.Mutex
+	subs map[string]*os.Root
 }
+
+// maxSubRoots bounds the directory descriptors a RootFS keeps open; past
+// it, operations resolve names from the root (correct, only slower).
+const maxSubRoots = 1024
 
 // NewRootFS returns a RootFS over r. It opens r's directory and keeps it
 // open until Close; the caller keeps r open while the RootFS is in use.
@@ -77,36 +93,135 @@ func NewRootFS(r *os.Root) (*RootFS, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &RootFS{r: r, dir: dir}, nil
+	return &RootFS{r: r, dir: dir, subs: map[string]*os.Root{}}, nil
 }
 
-// Close releases the directory NewRootFS opened; r stays open.
-func (f *RootFS) Close() error { return f.dir.Close() }
+// Close releases the directories the RootFS opened; r stays open.
+func (f *RootFS) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for d, sub := range f.subs {
+		sub.Close()
+		delete(f.subs, d)
+	}
+	return f.dir.Close()
+}
+
+// at returns the Root to resolve name in and the name to give it: name's
+// directory's own Root and its last element when one is (or can be)
+// cached, else the root and name itself. An error opening the directory
+// is left to the operation, which reports it with the full name.
+func (f *RootFS) at(name string) (*os.Root, string) {
+	i := strings.LastIndexByte(name, '/')
+	if i < 0 {
+		return f.r, name
+	}
+	dir, base := name[:i], name[i+1:]
+	f.mu.Lock()
+	sub := f.subs[dir]
+	full := len(f.subs) >= maxSubRoots
+	f.mu.Unlock()
+	if sub != nil {
+		return sub, base
+	}
+	if full {
+		return f.r, name
+	}
+	sub, err := f.r.OpenRoot(dir)
+	if err != nil {
+		return f.r, name
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if old := f.subs[dir]; old != nil { // another goroutine opened it meanwhile
+		sub.Close()
+		return old, base
+	}
+	if len(f.subs) >= maxSubRoots {
+		sub.Close()
+		return f.r, name
+	}
+	f.subs[dir] = sub
+	return sub, base
+}
+
+// forget drops the cached Root of a directory that was removed, so that
+// nothing is ever created in a directory no longer in the tree.
+func (f *RootFS) forget(dir string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if sub := f.subs[dir]; sub != nil {
+		sub.Close()
+		delete(f.subs, dir)
+	}
+}
 
 // OpenFile implements FS.
 func (f *RootFS) OpenFile(name string, flag int, perm fs.FileMode) (File, error) {
-	file, err := f.r.OpenFile(name, flag, perm)
+	r, n := f.at(name)
+	file, err := r.OpenFile(n, flag, perm)
 	if err != nil {
-		return nil, err // not a typed nil in an interface
+		return nil, relPathError(err, name) // not a typed nil in an interface
 	}
 	return file, nil
 }
 
 // Mkdir implements FS.
-func (f *RootFS) Mkdir(name string, perm fs.FileMode) error { return f.r.Mkdir(name, perm) }
+func (f *RootFS) Mkdir(name string, perm fs.FileMode) error {
+	r, n := f.at(name)
+	return relPathError(r.Mkdir(n, perm), name)
+}
 
 // Remove implements FS.
-func (f *RootFS) Remove(name string) error { return f.r.Remove(name) }
+func (f *RootFS) Remove(name string) error {
+	r, n := f.at(name)
+	if err := r.Remove(n); err != nil {
+		return relPathError(err, name)
+	}
+	f.forget(name) // in case it was a directory
+	return nil
+}
 
-// Rename implements FS.
-func (f *RootFS) Rename(oldname, newname string) error { return f.r.Rename(oldname, newname) }
+// Rename implements FS: within one directory (the mirror's only case) one
+// renameat in that directory.
+func (f *RootFS) Rename(oldname, newname string) error {
+	ro, no := f.at(oldname)
+	rn, nn := f.at(newname)
+	if ro != rn {
+		return f.r.Rename(oldname, newname)
+	}
+	return relLinkError(ro.Rename(no, nn), oldname, newname)
+}
 
 // Lstat implements FS.
-func (f *RootFS) Lstat(name string) (fs.FileInfo, error) { return f.r.Lstat(name) }
+func (f *RootFS) Lstat(name string) (fs.FileInfo, error) {
+	r, n := f.at(name)
+	fi, err := r.Lstat(n)
+	return fi, relPathError(err, name)
+}
 
 // Chtimes implements FS.
 func (f *RootFS) Chtimes(name string, atime, mtime time.Time) error {
-	return f.r.Chtimes(name, atime, mtime)
+	r, n := f.at(name)
+	return relPathError(r.Chtimes(n, atime, mtime), name)
+}
+
+// relPathError makes an error from a directory's Root name the file by its
+// path from the mirror root, as every FS error must.
+func relPathError(err error, name string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path != name {
+		return &fs.PathError{Op: pe.Op, Path: name, Err: pe.Err}
+	}
+	return err
+}
+
+func relLinkError(err error, oldname, newname string) error {
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return &os.LinkError{Op: le.Op, Old: oldname, New: newname, Err: le.Err}
+	}
+	return err
 }
 
 // ReadDir implements FS.

@@ -52,6 +52,9 @@ type Mirror struct {
 	// against Remove's pruning of empty directories (write side), so a
 	// directory is never pruned between being made and being used.
 	tree sync.RWMutex
+	// dirsOK are directories checked to be real directories in this tree
+	// (see parents).
+	dirsOK sync.Map
 
 	dirtyMu sync.Mutex
 	dirty   map[string]struct{} // directories with changes not yet durable

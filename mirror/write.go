@@ -127,6 +127,17 @@ func (m *Mirror) create(rel string) (*pending, uint64, error) {
 }
 
 func (m *Mirror) createLocked(dir, rel string) (File, string, error) {
+	f, tmp, err := m.createIn(dir, rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		// A directory known to exist was removed behind our back: check
+		// the parents again, once.
+		m.forgetDirs(dir)
+		f, tmp, err = m.createIn(dir, rel)
+	}
+	return f, tmp, err
+}
+
+func (m *Mirror) createIn(dir, rel string) (File, string, error) {
 	if err := m.parents(dir, true); err != nil {
 		return nil, "", err
 	}
@@ -151,9 +162,14 @@ func (m *Mirror) createLocked(dir, rel string) (File, string, error) {
 // symlink, which os.Root would follow to anywhere inside the mirror, and
 // not a file - and, when mkdir is set, makes the missing ones (each new
 // directory marks its parent dirty). Without mkdir a missing element is an
-// fs.ErrNotExist error.
+// fs.ErrNotExist error. Directories found good are remembered (dirsOK) so
+// that the next file in them costs no check; prune forgets those it
+// removes.
 func (m *Mirror) parents(dir string, mkdir bool) error {
 	if dir == "." {
+		return nil
+	}
+	if _, ok := m.dirsOK.Load(dir); ok {
 		return nil
 	}
 	made := false // below a directory just made, nothing exists yet
@@ -162,6 +178,9 @@ func (m *Mirror) parents(dir string, mkdir bool) error {
 			continue
 		}
 		p := dir[:i]
+		if _, ok := m.dirsOK.Load(p); ok {
+			continue
+		}
 		var fi fs.FileInfo
 		err := fs.ErrNotExist
 		if !made {
@@ -172,6 +191,7 @@ func (m *Mirror) parents(dir string, mkdir bool) error {
 			if err == nil {
 				made = true
 				m.markDirty(path.Dir(p))
+				m.dirsOK.Store(p, struct{}{})
 				continue
 			}
 			if errors.Is(err, fs.ErrExist) { // another Put made it
@@ -186,8 +206,16 @@ func (m *Mirror) parents(dir string, mkdir bool) error {
 		case !fi.IsDir():
 			return fmt.Errorf("%w: %s is a file", ErrPathConflict, p)
 		}
+		m.dirsOK.Store(p, struct{}{})
 	}
 	return nil
+}
+
+// forgetDirs forgets that dir and its parents were checked.
+func (m *Mirror) forgetDirs(dir string) {
+	for d := dir; d != "." && d != "/"; d = path.Dir(d) {
+		m.dirsOK.Delete(d)
+	}
 }
 
 // Write appends b to the temp file. Errors (ENOSPC, EIO) name the target.
@@ -324,6 +352,7 @@ func (m *Mirror) prune(dir string) {
 		if m.fsys.Remove(d) != nil { // not empty, usually
 			break
 		}
+		m.dirsOK.Delete(d)
 		m.markDirty(path.Dir(d))
 	}
 }
