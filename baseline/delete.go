@@ -5,57 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"slices"
-	"strings"
 
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
-// treeRoots tracks the set's mapped tree: for each top-level directory (an
-// authority or a --map directory) the deepest directory holding every path
-// listed under it. Deletion never looks outside these roots (except at
-// files the state says this set holds).
-type treeRoots map[string]string
+// treeRoots is the set's mapped tree (resourcesync.Tree, which audit
+// shares so that both agree on which files belong to a set). Deletion
+// never looks outside it (except at files the state says this set holds).
+type treeRoots struct{ t resourcesync.Tree }
 
-func (t treeRoots) add(path string) {
-	dir, _, _ := strings.Cut(path, "/") // top-level element
-	parent := path[:max(strings.LastIndexByte(path, '/'), 0)]
-	cur, ok := t[dir]
-	if !ok {
-		t[dir] = parent
-		return
-	}
-	t[dir] = commonDir(cur, parent)
-}
-
-// commonDir is the longest common prefix of two slash-separated
-// directories, element by element.
-func commonDir(a, b string) string {
-	ae, be := strings.Split(a, "/"), strings.Split(b, "/")
-	n := 0
-	for n < len(ae) && n < len(be) && ae[n] == be[n] {
-		n++
-	}
-	return strings.Join(ae[:n], "/")
-}
-
-func (t treeRoots) contains(path string) bool {
-	for _, root := range t {
-		if root == "" || path == root || strings.HasPrefix(path, root+"/") {
-			return true
-		}
-	}
-	return false
-}
-
-func (t treeRoots) sorted() []string {
-	var out []string
-	for _, root := range t {
-		out = append(out, root)
-	}
-	slices.Sort(out)
-	return out
-}
+func (r *treeRoots) add(path string)           { r.t.Add(path) }
+func (r *treeRoots) contains(path string) bool { return r.t.Contains(path) }
+func (r *treeRoots) sorted() []string          { return r.t.Roots() }
 
 // candidate is a local file the list no longer names.
 type candidate struct {
