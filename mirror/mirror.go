@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -237,13 +238,21 @@ func (m *Mirror) StateDir() string { return filepath.Join(m.dest, stateDir) }
 
 // Stat describes the entry at rel without following a symlink there (a
 // symlink is reported as one). Errors name rel; a missing entry matches
-// fs.ErrNotExist. It is safe for concurrent use.
+// fs.ErrNotExist; a parent that is a file or a symlink (even one leading
+// out of the mirror, which the file system refuses to follow) matches
+// ErrPathConflict and syscall.ENOTDIR - a per-resource conflict, not a
+// disk fault. It is safe for concurrent use.
 func (m *Mirror) Stat(rel string) (fs.FileInfo, error) {
 	if err := checkRel("stat", rel); err != nil {
 		return nil, err
 	}
 	fi, err := m.fsys.Lstat(rel)
 	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			if perr := m.parents(path.Dir(rel), false); errors.Is(perr, ErrPathConflict) {
+				return nil, fmt.Errorf("stat %s: %w (%w)", rel, perr, syscall.ENOTDIR)
+			}
+		}
 		return nil, fmt.Errorf("stat %s: %w", rel, err)
 	}
 	return fi, nil

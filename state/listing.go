@@ -184,6 +184,29 @@ func (l *Listing) write(es []ListingEntry) (added int64, err error) {
 	return added, tx.Commit()
 }
 
+// Remove forgets path p, as if it had never been added: a resource the
+// Source deleted after the list that named it. Removing a path that is
+// not there does nothing. Pending adds are written first, so that an add
+// followed by a remove leaves nothing.
+func (l *Listing) Remove(p string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.flush(); err != nil {
+		return err
+	}
+	res, err := l.db.Exec(`DELETE FROM entries WHERE path = ?`, p)
+	var n int64
+	if err == nil {
+		n, err = res.RowsAffected()
+	}
+	if err != nil {
+		l.err = fmt.Errorf("listing %s: remove %s: %w", l.file, p, err)
+		return l.err
+	}
+	l.n -= n
+	return nil
+}
+
 // Has reports whether path p was added.
 func (l *Listing) Has(p string) (bool, error) {
 	_, ok, err := l.Get(p)

@@ -100,6 +100,48 @@ func TestListingDuplicatesKeepTheLast(t *testing.T) {
 	}
 }
 
+// Remove forgets a path whether its add is still pending or written, and
+// Len counts what is left.
+func TestListingRemove(t *testing.T) {
+	l := newListing(t)
+	for _, p := range []string{"a", "b", "c"} {
+		if err := l.Add(ListingEntry{Path: p, URI: "http://example.org/" + p}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Remove("b"); err != nil { // "b" is still pending
+		t.Fatal(err)
+	}
+	if err := l.Remove("nowhere"); err != nil {
+		t.Fatalf("Remove of an absent path = %v", err)
+	}
+	if err := l.Add(ListingEntry{Path: "d", URI: "http://example.org/d"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Remove("a"); err != nil { // written by the flush of the last Remove
+		t.Fatal(err)
+	}
+	if got, want := listingPaths(t, l), []string{"c", "d"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after removes: %q, want %q", got, want)
+	}
+	if n := l.Len(); n != 2 {
+		t.Errorf("Len = %d, want 2", n)
+	}
+	if err := l.Add(ListingEntry{Path: "a", URI: "http://example.org/a2"}); err != nil {
+		t.Fatal(err)
+	}
+	if e, ok, err := l.Get("a"); err != nil || !ok || e.URI != "http://example.org/a2" {
+		t.Errorf("re-added a: %+v, %v, %v", e, ok, err)
+	}
+	if n := l.Len(); n != 3 {
+		t.Errorf("Len = %d after adding a again, want 3", n)
+	}
+	l.Close()
+	if err := l.Remove("c"); !errors.Is(err, fs.ErrClosed) {
+		t.Errorf("Remove after Close = %v, want fs.ErrClosed", err)
+	}
+}
+
 // Each over 100,000 entries keeps memory flat: the live heap does not grow
 // with the number of entries walked (they would take ~30 MB if kept).
 func TestListingEachLargeFlatMemory(t *testing.T) {

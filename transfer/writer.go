@@ -35,9 +35,23 @@ type WriterOptions struct {
 	DryRun   bool // record nothing; Done is still called
 	Now      func() time.Time
 	// Extra, when set, is called with each batch just before it is
-	// committed, to add job-wide records (a new cursor).
+	// committed, to add job-wide records (a new cursor) - except for a
+	// batch a local disk fault refused part of, which ends the run.
 	Extra func(b *resourcesync.Batch)
+	// Failpoint, when set, is called with FailpointAfterPublish once a
+	// batch's files are renamed into place and durable but not yet
+	// recorded, and with FailpointAfterCommit once the batch is recorded.
+	// It is a test seam for crash tests (the command line sets it only
+	// from RESYNC_DEST_FAILPOINT); nil in production.
+	Failpoint func(name string)
 }
+
+// Failpoint names: the moments of a flush where crash tests kill the
+// process (see WriterOptions.Failpoint).
+const (
+	FailpointAfterPublish = "after-publish"
+	FailpointAfterCommit  = "after-commit"
+)
 
 // DefaultWriterOptions suit a mirror on a local disk.
 func DefaultWriterOptions() WriterOptions {
@@ -74,7 +88,8 @@ func NewWriter(m Mirror, s Store, setID int64, o WriterOptions) *Writer {
 }
 
 // Run records items from in until it is closed, then flushes the rest. It
-// returns the first flush error (durability or state), which must stop the
+// returns the first flush error (durability, state, or a rename refused by
+// a local disk fault - wrapping resourcesync.ErrLocal), which must stop the
 // run. When ctx is cancelled it still records what was already received,
 // so that the next run does not redo it, and returns ctx's error.
 func (w *Writer) Run(ctx context.Context, in <-chan Item) error {
@@ -172,20 +187,44 @@ func (w *Writer) flush(ctx context.Context, items []Item) error {
 		}
 	}
 	lastWins(&b, last)
-	if w.o.Extra != nil {
+	// A rename that failed for a local disk fault (ENOSPC, EIO, ...) is not
+	// about its resource: every later one would fail alike. What was
+	// published is still recorded, without the job-wide records (a cursor
+	// must not move past work the disk refused), and the run stops.
+	diskErr := localFault(ctx, pubErrs)
+	if w.o.Extra != nil && diskErr == nil {
 		w.o.Extra(&b)
 	}
 	if !w.o.DryRun && !b.Empty() {
+		w.failpoint(FailpointAfterPublish)
 		if err := w.s.Commit(ctx, w.setID, &b); err != nil {
 			return fmt.Errorf("record %d results in the state: %w: %w", len(items), resourcesync.ErrLocal, err)
 		}
+		w.failpoint(FailpointAfterCommit)
 	}
 	for i, it := range items {
 		if it.Done != nil {
 			it.Done(pubErrs[i])
 		}
 	}
+	return diskErr
+}
+
+// localFault returns the first publish error that is a local disk fault,
+// wrapped with resourcesync.ErrLocal, or nil.
+func localFault(ctx context.Context, pubErrs []error) error {
+	for _, e := range pubErrs {
+		if e != nil && errors.Is(Classify(ctx, e), resourcesync.ErrLocal) {
+			return fmt.Errorf("%w: %w", resourcesync.ErrLocal, e)
+		}
+	}
 	return nil
+}
+
+func (w *Writer) failpoint(name string) {
+	if w.o.Failpoint != nil {
+		w.o.Failpoint(name)
+	}
 }
 
 // collect adds an item's records to the batch. A ticket that could not be
