@@ -52,5 +52,8 @@ type Deps struct {
 	Store   Store
 	// NewListing makes an empty Listing for this run.
 	NewListing func() (Listing, error)
-	Log        zerolog.Logger
+	// TempDir holds the packages of a Resource Dump while they are read;
+	// "" means the system's temp directory.
+	TempDir string
+	Log     zerolog.Logger
 }

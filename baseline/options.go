@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/resync-dest/resync-dest/dumpzip"
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
@@ -40,6 +41,13 @@ type Options struct {
 	// Progress, when set, is updated as the run goes (for a progress
 	// display); read it with its methods from any goroutine.
 	Progress *resourcesync.Progress
+	// Dump tunes how Resource Dump packages are downloaded and read
+	// (Dump.MaxSize is --max-dump-size); an empty Dump.TempDir means
+	// Deps.TempDir.
+	Dump dumpzip.Options
+	// Failpoint is passed to the writer (transfer.WriterOptions): a test
+	// seam for crash tests; nil in production.
+	Failpoint func(name string)
 }
 
 // DefaultOptions are the command line's defaults.
@@ -52,6 +60,7 @@ func DefaultOptions() Options {
 		BatchInterval:  time.Second,
 		MaxUnavailable: 16,
 		Now:            time.Now,
+		Dump:           dumpzip.DefaultOptions(),
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/resync-dest/resync-dest/dumpzip"
 	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/transfer"
 )
@@ -28,7 +29,12 @@ var errDrained = errors.New("drained")
 // The Summary is returned in every case.
 func Run(ctx context.Context, set Set, d Deps, opts Options) (*Summary, error) {
 	opts = opts.withDefaults()
-	r := &run{set: set, d: d, opts: opts, roots: treeRoots{}, breaker: transfer.Breaker{Max: opts.MaxUnavailable}, sum: &Summary{Set: set, ResourceList: set.ResourceList, Started: opts.Now()}}
+	r := &run{set: set, d: d, opts: opts, roots: treeRoots{}, breaker: transfer.Breaker{Max: opts.MaxUnavailable}, sum: &Summary{Set: set, Via: "list", Started: opts.Now()}}
+	if set.viaDump() {
+		r.sum.ResourceDump, r.sum.Via = set.ResourceDump, "dump"
+	} else {
+		r.sum.ResourceList = set.ResourceList
+	}
 	opts.Progress.Start(r.sum.Started)
 	err := r.run(ctx)
 	r.sum.Ended = opts.Now()
@@ -38,13 +44,19 @@ func Run(ctx context.Context, set Set, d Deps, opts Options) (*Summary, error) {
 func (r *run) run(ctx context.Context) error {
 	listing, err := r.d.NewListing()
 	if err != nil {
-		return fmt.Errorf("baseline %s: %w: %w", r.set.ResourceList, resourcesync.ErrLocal, err)
+		return fmt.Errorf("baseline %s: %w: %w", r.set.doc(), resourcesync.ErrLocal, err)
 	}
 	r.listing = listing
 	defer listing.Close()
 	err = r.copy(ctx)
 	if err == nil && r.sum.ListComplete {
 		err = r.deletePass(ctx)
+	}
+	if err == nil && r.sum.ListComplete {
+		// Only now does the mirror reflect the list: a deletion the guard
+		// refused (or that failed) leaves the set without a new baseline
+		// point, so that incremental sync cannot start past it.
+		err = r.recordBaselinePoint(ctx)
 	}
 	return err
 }
@@ -64,6 +76,12 @@ type run struct {
 // job is one listed entry for a worker.
 type job struct {
 	entry *resourcesync.Entry
+	// member is the entry's bitstream in a Resource Dump package, which
+	// pkg keeps open until the job is released; nil for a list's entry
+	// (and for a dump's entry read from a manifest copy): fetched from the
+	// Source.
+	member *dumpzip.Member
+	pkg    *openPackage
 }
 
 // copy runs the pipeline: one producer streaming the list, N workers, one
@@ -78,7 +96,11 @@ func (r *run) copy(ctx context.Context) error {
 	var listErr error
 	g.Go(func() error {
 		defer close(jobs)
-		listErr = r.produce(gctx, jobs)
+		if r.set.viaDump() {
+			listErr = r.produceDump(gctx, jobs)
+		} else {
+			listErr = r.produce(gctx, jobs)
+		}
 		return nil
 	})
 
@@ -90,9 +112,11 @@ func (r *run) copy(ctx context.Context) error {
 			w := &worker{run: r}
 			for j := range jobs {
 				if r.opts.Drain.Err() != nil {
+					j.release()
 					continue // stop starting new transfers; drain the queue
 				}
 				res, err := w.process(gctx, j)
+				j.release()
 				if err != nil {
 					return err
 				}
@@ -112,23 +136,24 @@ func (r *run) copy(ctx context.Context) error {
 
 	wo := transfer.DefaultWriterOptions()
 	wo.MinBatch, wo.Interval, wo.DryRun, wo.Now = r.opts.BatchSize, r.opts.BatchInterval, r.opts.DryRun, r.opts.Now
+	wo.Failpoint = r.opts.Failpoint
 	wr := transfer.NewWriter(r.d.Mirror, r.d.Store, r.set.ID, wo)
 	g.Go(func() error { return wr.Run(gctx, items) })
 
 	err := g.Wait()
+	for j := range jobs {
+		j.release() // left by workers that stopped early: their packages must close
+	}
 	if err == nil {
 		err = r.listErr
-	}
-	if err == nil && listErr == nil && r.opts.Drain.Err() == nil {
-		err = r.recordBaselinePoint(ctx)
 	}
 	switch {
 	case err != nil:
 		return err
 	case errors.Is(listErr, errDrained) || r.opts.Drain.Err() != nil:
-		return fmt.Errorf("baseline of %s: %w", r.set.ResourceList, resourcesync.ErrInterrupted)
+		return fmt.Errorf("baseline of %s: %w", r.set.doc(), resourcesync.ErrInterrupted)
 	case listErr != nil:
-		return fmt.Errorf("baseline of %s: %w", r.set.ResourceList, listErr)
+		return fmt.Errorf("baseline of %s: %w", r.set.doc(), listErr)
 	}
 	return nil
 }
@@ -175,9 +200,9 @@ func (r *run) recordBaselinePoint(ctx context.Context) error {
 		// A list without at (non-conforming): the run's start is the latest
 		// instant the copy is known to reflect.
 		at = r.sum.Started
-		r.d.Log.Warn().Str("uri", r.set.ResourceList).Msg("Resource List has no at; using the run's start as the baseline point")
+		r.d.Log.Warn().Str("uri", r.set.doc()).Msg("the Resource List or Dump has no at; using the run's start as the baseline point")
 	}
-	b := &resourcesync.Batch{Baseline: &resourcesync.BaselinePoint{At: at, Completed: r.opts.Now(), Via: "list"}}
+	b := &resourcesync.Batch{Baseline: &resourcesync.BaselinePoint{At: at, Completed: r.opts.Now(), Via: r.sum.Via}}
 	if err := r.d.Store.Commit(ctx, r.set.ID, b); err != nil {
 		return fmt.Errorf("record the baseline point: %w: %w", resourcesync.ErrLocal, err)
 	}

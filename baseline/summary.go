@@ -13,18 +13,26 @@ const maxReportedFailures = 100
 // Summary is the outcome of a baseline run of one set.
 type Summary struct {
 	Set          Set       `json:"-"`
-	ResourceList string    `json:"resource_list"`
-	At           time.Time `json:"at,omitzero"`        // the Resource List's at
-	Completed    time.Time `json:"completed,omitzero"` // the Resource List's completed
+	ResourceList string    `json:"resource_list,omitempty"`
+	ResourceDump string    `json:"resource_dump,omitempty"`
+	Via          string    `json:"via"`                // "list" or "dump"
+	At           time.Time `json:"at,omitzero"`        // the Resource List's (or Dump's) at
+	Completed    time.Time `json:"completed,omitzero"` // the Resource List's (or Dump's) completed
 	resourcesync.Counts
 	// WouldDelete counts local files the list no longer names that were
 	// not deleted (no --delete, or a dry run).
 	WouldDelete int64 `json:"would_delete"`
-	// ListComplete is true when every part of the list was read.
-	ListComplete bool                   `json:"list_complete"`
-	Started      time.Time              `json:"started"`
-	Ended        time.Time              `json:"ended"`
-	Failures     []resourcesync.Failure `json:"failures,omitempty"` // the first ones; the state has all
+	// ListComplete is true when every part of the list was read (for a
+	// dump: every package's manifest).
+	ListComplete bool `json:"list_complete"`
+	// Packages counts the dump's packages downloaded; PackagesSkipped
+	// those not downloaded because their manifest copy showed every entry
+	// already held.
+	Packages        int64                  `json:"packages,omitempty"`
+	PackagesSkipped int64                  `json:"packages_skipped,omitempty"`
+	Started         time.Time              `json:"started"`
+	Ended           time.Time              `json:"ended"`
+	Failures        []resourcesync.Failure `json:"failures,omitempty"` // the first ones; the state has all
 }
 
 // Set is one set of resources to copy.
@@ -32,4 +40,18 @@ type Set struct {
 	ID             int64  // state's set ID
 	CapabilityList string // the set's Capability List
 	ResourceList   string // the Resource List (or Resource List Index) it names
+	// ResourceDump, when set, is the Resource Dump (or Resource Dump
+	// Index) to copy from instead of the Resource List.
+	ResourceDump string
+}
+
+// viaDump reports whether the copy comes from the Resource Dump.
+func (s Set) viaDump() bool { return s.ResourceDump != "" }
+
+// doc is the document the copy comes from.
+func (s Set) doc() string {
+	if s.viaDump() {
+		return s.ResourceDump
+	}
+	return s.ResourceList
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"syscall"
 
+	"github.com/resync-dest/resync-dest/dumpzip"
 	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/transfer"
 )
@@ -41,21 +42,32 @@ type worker struct {
 // process decides what one entry needs and does it. It returns an error
 // only when the whole run must stop (local disk, state, cancellation).
 func (w *worker) process(ctx context.Context, j job) (result, error) {
-	r, e := w.run, j.entry
+	res, prev, d, err := w.assess(ctx, j.entry)
+	if err != nil || (res.outcome != outCreated && res.outcome != outUpdated) || w.run.opts.DryRun {
+		return res, err
+	}
+	return w.fetch(ctx, res, prev, d.conditional, j.member)
+}
+
+// assess maps an entry and decides, without fetching anything, what it
+// needs: the result's outcome is outCreated or outUpdated when its bytes
+// must be fetched. The error is fatal, as process's.
+func (w *worker) assess(ctx context.Context, e *resourcesync.Entry) (result, *resourcesync.Held, decision, error) {
+	r := w.run
 	res := result{uri: e.Loc, entry: e}
 	if err := r.opts.Scope.Check(e.Loc); err != nil {
 		res.outcome, res.cause = outSkipped, err
-		return res, nil
+		return res, nil, decision{}, nil
 	}
 	rel, err := r.d.Mirror.Path(e.Loc)
 	if err != nil {
 		res.outcome, res.cause = outFailed, err
-		return res, nil
+		return res, nil, decision{}, nil
 	}
 	res.path = rel
 	held, ok, err := r.d.Store.Held(ctx, r.set.ID, e.Loc)
 	if err != nil {
-		return res, fmt.Errorf("look up %s in the state: %w: %w", e.Loc, resourcesync.ErrLocal, err)
+		return res, nil, decision{}, fmt.Errorf("look up %s in the state: %w: %w", e.Loc, resourcesync.ErrLocal, err)
 	}
 	var prev *resourcesync.Held
 	if ok {
@@ -63,7 +75,7 @@ func (w *worker) process(ctx context.Context, j job) (result, error) {
 	}
 	d, err := w.decide(e, rel, prev)
 	if err != nil {
-		return res, err
+		return res, prev, d, err
 	}
 	if d.unchanged {
 		res.outcome = outUnchanged
@@ -72,16 +84,13 @@ func (w *worker) process(ctx context.Context, j job) (result, error) {
 			h.Path, h.LastMod = rel, e.LastMod
 			res.held = &h
 		}
-		return res, nil
+		return res, prev, d, nil
 	}
 	res.outcome = outCreated
 	if d.replacing {
 		res.outcome = outUpdated
 	}
-	if r.opts.DryRun {
-		return res, nil
-	}
-	return w.fetch(ctx, res, prev, d.conditional)
+	return res, prev, d, nil
 }
 
 // decision is what a listed entry needs.
@@ -170,10 +179,15 @@ func sharesAlg(a, b resourcesync.Fixity) bool {
 }
 
 // fetch brings the entry into the mirror as a staged file; the writer
-// publishes and records it.
-func (w *worker) fetch(ctx context.Context, res result, prev *resourcesync.Held, conditional bool) (result, error) {
+// publishes and records it. With a dump member the bytes come out of its
+// package instead of from the Source.
+func (w *worker) fetch(ctx context.Context, res result, prev *resourcesync.Held, conditional bool, member *dumpzip.Member) (result, error) {
 	r, e := w.run, res.entry
-	got, err := transfer.Get(ctx, r.d.Fetcher, r.d.Mirror, transfer.Request{
+	var from transfer.Fetcher = r.d.Fetcher
+	if member != nil {
+		from, conditional = member, false
+	}
+	got, err := transfer.Get(ctx, from, r.d.Mirror, transfer.Request{
 		URI: e.Loc, Path: res.path, Hash: e.MD.Hash, Length: e.MD.Length, HasLen: e.MD.HasLength,
 		LastMod: e.LastMod, Prev: prev, Conditional: conditional, LocalAlgs: r.opts.LocalAlgs, Now: r.opts.Now(),
 	})
@@ -181,13 +195,17 @@ func (w *worker) fetch(ctx context.Context, res result, prev *resourcesync.Held,
 		if transfer.Fatal(err) {
 			return res, err
 		}
-		if berr := r.breaker.Note(e.Loc, err); berr != nil {
-			return res, berr
+		if member == nil { // a package's faults say nothing about the Source
+			if berr := r.breaker.Note(e.Loc, err); berr != nil {
+				return res, berr
+			}
 		}
 		res.outcome, res.cause = outFailed, err
 		return res, nil
 	}
-	_ = r.breaker.Note(e.Loc, nil)
+	if member == nil {
+		_ = r.breaker.Note(e.Loc, nil)
+	}
 	res.ticket, res.bytes = got.Ticket, got.Bytes
 	res.held = &got.Held
 	if got.Ticket == "" { // 304: the copy held is current
