@@ -1,0 +1,68 @@
+package incremental
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/resync-dest/resync-dest/resourcesync"
+)
+
+// maxReportedFailures bounds the failures a Summary carries for display;
+// all of them are in the state.
+const maxReportedFailures = 100
+
+// Set is one set of resources to keep in step.
+type Set struct {
+	ID             int64  // state's set ID
+	CapabilityList string // the set's Capability List
+	ChangeList     string // the Change List (or Change List Index) it names
+	// Cursor is where to start: the time of the first unprocessed change
+	// (the state's cursor, or the user's --from). It must not be zero.
+	Cursor time.Time
+}
+
+// Summary is the outcome of an incremental run of one set. Counts are per
+// resource (Listed: the resources the changes named), the change figures
+// per change.
+type Summary struct {
+	Set        Set    `json:"-"`
+	ChangeList string `json:"change_list"`
+	// From is the cursor the run started at; Cursor the one it recorded.
+	From   time.Time `json:"from"`
+	Cursor time.Time `json:"cursor"`
+	// Earliest is the earliest time the Source's history covers (its
+	// from); zero when the Source does not say.
+	Earliest      time.Time `json:"earliest,omitzero"`
+	ListsRead     int       `json:"lists_read"`
+	ListsSkipped  int       `json:"lists_skipped"`  // closed lists recorded as done, not fetched again
+	Changes       int64     `json:"changes"`        // changes at or after From read
+	AlreadyDone   int64     `json:"already_done"`   // of those, recorded as applied by an earlier run
+	Applied       int64     `json:"applied"`        // recorded as applied by this run
+	ChangesFailed int64     `json:"changes_failed"` // recorded as failed by this run (retried next run)
+	Retried       int64     `json:"retried"`        // resources retried because an earlier run failed them
+	resourcesync.Counts
+	// WouldDelete counts resources deleted at the Source whose local copy
+	// was kept (no Delete, or a dry run).
+	WouldDelete int64                  `json:"would_delete"`
+	Started     time.Time              `json:"started"`
+	Ended       time.Time              `json:"ended"`
+	Failures    []resourcesync.Failure `json:"failures,omitempty"` // the first ones; the state has all
+}
+
+// GapError is a safety stop: the Source's change history no longer reaches
+// back to the cursor, so changes made in between may be lost. Only a new
+// baseline can bring the mirror in step again. It matches
+// resourcesync.ErrSafetyStop.
+type GapError struct {
+	ChangeList string
+	Cursor     time.Time // where this mirror stopped
+	Earliest   time.Time // where the Source's history starts
+}
+
+func (e *GapError) Error() string {
+	return fmt.Sprintf("%v: the change history of %s starts at %s, after %s where this mirror stopped: changes made in between may be lost, so a new baseline is needed (run baseline, or sync --rebaseline-on-gap); nothing was changed",
+		resourcesync.ErrSafetyStop, e.ChangeList, resourcesync.FormatDatetime(e.Earliest), resourcesync.FormatDatetime(e.Cursor))
+}
+
+// Unwrap makes a GapError match resourcesync.ErrSafetyStop.
+func (e *GapError) Unwrap() error { return resourcesync.ErrSafetyStop }
