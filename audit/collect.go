@@ -1,0 +1,80 @@
+package audit
+
+import "sync"
+
+// collector gathers a set's findings from the merge and the workers. It
+// is safe for concurrent use.
+type collector struct {
+	mu  sync.Mutex
+	max int // differences (and problems) kept per kind
+	sr  *SetReport
+}
+
+func (c *collector) inSync(unverifiable bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sr.Counts.InSync++
+	c.unverifiable(unverifiable)
+}
+
+func (c *collector) missing(d Difference) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sr.Counts.Missing++
+	c.sr.missing = c.keep(c.sr.missing, d)
+}
+
+func (c *collector) extra(d Difference) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sr.Counts.Extra++
+	c.sr.extra = c.keep(c.sr.extra, d)
+}
+
+func (c *collector) changed(d Difference, unverifiable bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sr.Counts.Changed++
+	c.unverifiable(unverifiable)
+	c.sr.changed = c.keep(c.sr.changed, d)
+}
+
+func (c *collector) problem(p Problem) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sr.Counts.Errors++
+	if len(c.sr.problems) >= c.max {
+		c.sr.Counts.Unlisted++
+		return
+	}
+	c.sr.problems = append(c.sr.problems, p)
+}
+
+func (c *collector) skipped() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sr.Counts.Skipped++
+}
+
+// listed counts a resource of the Source's current state.
+func (c *collector) listed() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sr.Counts.Listed++
+}
+
+// unverifiable counts; c.mu is held.
+func (c *collector) unverifiable(yes bool) {
+	if yes {
+		c.sr.Counts.Unverifiable++
+	}
+}
+
+// keep appends d unless the list is full; c.mu is held.
+func (c *collector) keep(list []Difference, d Difference) []Difference {
+	if len(list) >= c.max {
+		c.sr.Counts.Unlisted++
+		return list
+	}
+	return append(list, d)
+}

@@ -1,0 +1,45 @@
+package audit
+
+import (
+	"runtime"
+
+	"github.com/resync-dest/resync-dest/resourcesync"
+)
+
+// Options tune an audit. Start from DefaultOptions.
+type Options struct {
+	// Workers is how many local files are checked (hashed) at once.
+	Workers int
+	// Fast trusts the state instead of re-hashing: a file is in sync when
+	// its size is the Source's length and the digests the state recorded
+	// for it agree with the Source's; a bit flip that keeps the size goes
+	// unseen.
+	Fast bool
+	// Scope decides which listed resources are compared: the ones a
+	// baseline would fetch. Others are counted as skipped (and a local
+	// file at their path is extra, as baseline --delete would remove it).
+	// The zero Scope admits none.
+	Scope  resourcesync.Scope
+	Limits resourcesync.Limits
+	// MaxListed bounds how many differences of each kind (and errors) a
+	// set's report keeps, so that the audit of an empty mirror of a huge
+	// Source does not hold every path in memory; the counts stay exact.
+	MaxListed int
+}
+
+// DefaultOptions hash with one worker per CPU and keep up to 100,000
+// differences of each kind.
+func DefaultOptions() Options {
+	return Options{Workers: max(2, runtime.GOMAXPROCS(0)), MaxListed: 100_000}
+}
+
+func (o Options) withDefaults() Options {
+	d := DefaultOptions()
+	if o.Workers <= 0 {
+		o.Workers = d.Workers
+	}
+	if o.MaxListed <= 0 {
+		o.MaxListed = d.MaxListed
+	}
+	return o
+}
