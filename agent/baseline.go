@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/resync-dest/resync-dest/baseline"
+	"github.com/resync-dest/resync-dest/incremental"
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
@@ -14,14 +15,29 @@ type BaselineOptions struct {
 	Worker         baseline.Options
 	CapabilityList string   // only this set ("" = every set)
 	AllowHosts     []string // hosts besides the Source's own that resources may come from
+	// Via is what a set is copied from: ViaList, ViaDump, or ViaAuto (the
+	// default when empty).
+	Via string
 }
+
+// Values of BaselineOptions.Via (--via).
+const (
+	ViaList = "list" // the Resource List
+	ViaDump = "dump" // the Resource Dump
+	// ViaAuto: the Resource Dump for a set that holds nothing yet, when
+	// the set offers one; the Resource List otherwise.
+	ViaAuto = "auto"
+)
 
 // SetReport is the outcome of a job for one set.
 type SetReport struct {
 	CapabilityList string            `json:"capability_list"`
 	Baseline       *baseline.Summary `json:"baseline,omitempty"`
-	Err            error             `json:"-"`
-	Error          string            `json:"error,omitempty"`
+	// Incremental is the set's incremental sync (with Baseline too when a
+	// gap in the history made a new baseline).
+	Incremental *incremental.Summary `json:"incremental,omitempty"`
+	Err         error                `json:"-"`
+	Error       string               `json:"error,omitempty"`
 }
 
 // Report is the outcome of a job over every set.
@@ -33,7 +49,7 @@ type Report struct {
 }
 
 // Baseline makes a verified copy of every selected set from its Resource
-// List. A set that fails does not stop the others, except when the failure
+// List or its Resource Dump (o.Via). A set that fails does not stop the others, except when the failure
 // concerns the whole run (local disk or state, interruption); the returned
 // error joins the sets' errors.
 func Baseline(ctx context.Context, disc *Discovery, d Deps, o BaselineOptions) (*Report, error) {
@@ -51,7 +67,7 @@ func Baseline(ctx context.Context, disc *Discovery, d Deps, o BaselineOptions) (
 	for _, s := range sets {
 		sr := &SetReport{CapabilityList: s.CapabilityList}
 		rep.Sets = append(rep.Sets, sr)
-		sr.Err = baselineSet(ctx, disc, s, d, wo, sr)
+		sr.Err = baselineSet(ctx, disc, s, d, wo, o.Via, sr)
 		if sr.Err != nil {
 			sr.Error = sr.Err.Error()
 			errs = append(errs, sr.Err)
@@ -64,25 +80,67 @@ func Baseline(ctx context.Context, disc *Discovery, d Deps, o BaselineOptions) (
 	return rep, errors.Join(errs...)
 }
 
-func baselineSet(ctx context.Context, disc *Discovery, s *SetInfo, d Deps, wo baseline.Options, sr *SetReport) error {
+func baselineSet(ctx context.Context, disc *Discovery, s *SetInfo, d Deps, wo baseline.Options, via string, sr *SetReport) error {
 	if s.Err != nil {
 		return s.Err
-	}
-	rl, ok := s.Doc(resourcesync.CapResourceList)
-	if !ok {
-		return fmt.Errorf("set %s offers no Resource List to make a baseline from", s.CapabilityList)
 	}
 	st, err := setState(ctx, d.Store, s.CapabilityList, disc.SourceDescription, wo.DryRun)
 	if err != nil {
 		return err
 	}
+	set, err := baselineSource(ctx, s, d.Store, st.ID, via)
+	if err != nil {
+		return err
+	}
 	log := d.Log.With().Str("capability_list", s.CapabilityList).Logger()
-	log.Info().Str("resource_list", rl).Msg("baseline")
+	if set.ResourceDump != "" {
+		log.Info().Str("resource_dump", set.ResourceDump).Msg("baseline")
+	} else {
+		log.Info().Str("resource_list", set.ResourceList).Msg("baseline")
+	}
 	bd := d.baseline()
 	bd.Log = log
-	sum, err := baseline.Run(ctx, baseline.Set{ID: st.ID, CapabilityList: s.CapabilityList, ResourceList: rl}, bd, wo)
+	sum, err := baseline.Run(ctx, set, bd, wo)
 	sr.Baseline = sum
 	return err
+}
+
+// baselineSource decides what the set's baseline copies from, per via. A
+// Resource Dump is the efficient way to make a first copy (a few large
+// downloads instead of one request per resource), but it carries every
+// byte again; the Resource List skips what is held without downloading it.
+// So auto takes the dump only for a set that holds nothing yet.
+func baselineSource(ctx context.Context, s *SetInfo, st Store, setID int64, via string) (baseline.Set, error) {
+	set := baseline.Set{ID: setID, CapabilityList: s.CapabilityList}
+	rl, hasList := s.Doc(resourcesync.CapResourceList)
+	rd, hasDump := s.Doc(resourcesync.CapResourceDump)
+	switch via {
+	case ViaList:
+	case ViaDump:
+		if !hasDump {
+			return set, fmt.Errorf("set %s offers no Resource Dump (use --via list or auto)", s.CapabilityList)
+		}
+		set.ResourceDump = rd
+		return set, nil
+	case ViaAuto, "":
+		if hasDump {
+			n, err := st.HeldCount(ctx, setID)
+			if err != nil {
+				return set, fmt.Errorf("count what set %s holds: %w: %w", s.CapabilityList, resourcesync.ErrLocal, err)
+			}
+			if n == 0 || !hasList {
+				set.ResourceDump = rd
+				return set, nil
+			}
+		}
+	default:
+		return set, fmt.Errorf("via %q: want list, dump or auto", via)
+	}
+	if !hasList {
+		return set, fmt.Errorf("set %s offers no Resource List to make a baseline from", s.CapabilityList)
+	}
+	set.ResourceList = rl
+	return set, nil
 }
 
 // setState returns the state's record of a set, creating it unless this is
@@ -109,6 +167,9 @@ func (r *Report) total() {
 	for _, s := range r.Sets {
 		if s.Baseline != nil {
 			r.Counts.Add(s.Baseline.Counts)
+		}
+		if s.Incremental != nil {
+			r.Counts.Add(s.Incremental.Counts)
 		}
 	}
 }

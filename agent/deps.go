@@ -6,6 +6,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/resync-dest/resync-dest/audit"
 	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
@@ -35,6 +36,8 @@ type Deps struct {
 	Mirror     baseline.Mirror
 	Store      Store
 	NewListing func() (baseline.Listing, error)
+	// NewAuditListing makes an empty Listing for one set's audit.
+	NewAuditListing func() (audit.Listing, error)
 	// TempDir is where a run keeps temporary files (downloaded packages);
 	// inside the mirror's .resync-dest when it may write there.
 	TempDir string
@@ -42,5 +45,5 @@ type Deps struct {
 }
 
 func (d Deps) baseline() baseline.Deps {
-	return baseline.Deps{Fetcher: d.Client, Mirror: d.Mirror, Store: d.Store, NewListing: d.NewListing, Log: d.Log}
+	return baseline.Deps{Fetcher: d.Client, Mirror: d.Mirror, Store: d.Store, NewListing: d.NewListing, TempDir: d.TempDir, Log: d.Log}
 }

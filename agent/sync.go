@@ -1,0 +1,77 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/resync-dest/resync-dest/baseline"
+	"github.com/resync-dest/resync-dest/incremental"
+	"github.com/resync-dest/resync-dest/resourcesync"
+)
+
+// SyncOptions configure the sync job.
+type SyncOptions struct {
+	Baseline       baseline.Options    // for sets never synced (and gaps, with RebaselineOnGap)
+	Incremental    incremental.Options // for sets synced before
+	CapabilityList string              // only this set ("" = every set)
+	AllowHosts     []string            // hosts besides the Source's own that resources may come from
+	// RebaselineOnGap makes a new baseline of a set whose Source's history
+	// no longer reaches back to its cursor, instead of a safety stop.
+	RebaselineOnGap bool
+	// Checksum makes every set's sync a baseline with Baseline.Checksum:
+	// re-hashing the local files is what repairs local damage, which the
+	// changes of the Source cannot reveal.
+	Checksum bool
+}
+
+// Sync keeps every selected set in step, the way a cron job needs: a set
+// never synced gets a baseline, a set synced before an incremental sync
+// from its cursor. A set that fails does not stop the others, except when
+// the failure concerns the whole run (local disk or state, interruption);
+// the returned error joins the sets' errors.
+func Sync(ctx context.Context, disc *Discovery, d Deps, o SyncOptions) (*Report, error) {
+	sets, err := selectSets(disc, o.CapabilityList)
+	if err != nil {
+		return nil, err
+	}
+	rep := newReport(disc, o.Incremental.DryRun)
+	j := IncrementalOptions{Worker: o.Incremental, Baseline: o.Baseline, AllowHosts: o.AllowHosts, RebaselineOnGap: o.RebaselineOnGap}.job(disc)
+	var errs []error
+	for _, s := range sets {
+		sr := &SetReport{CapabilityList: s.CapabilityList}
+		rep.Sets = append(rep.Sets, sr)
+		sr.Err = j.syncSet(ctx, disc, s, d, o.Checksum, sr)
+		if sr.Err != nil {
+			sr.Error = sr.Err.Error()
+			errs = append(errs, sr.Err)
+			if stopsEverything(ctx, sr.Err) {
+				break
+			}
+		}
+	}
+	rep.total()
+	return rep, errors.Join(errs...)
+}
+
+// syncSet makes a baseline of a set never synced (or with checksum), else
+// applies its changes.
+func (j syncJob) syncSet(ctx context.Context, disc *Discovery, s *SetInfo, d Deps, checksum bool, sr *SetReport) error {
+	if s.Err != nil {
+		return s.Err
+	}
+	st, _, err := d.Store.Set(ctx, s.CapabilityList)
+	if err != nil {
+		return fmt.Errorf("read the state of set %s: %w: %w", s.CapabilityList, resourcesync.ErrLocal, err)
+	}
+	_, hasChanges := s.Doc(resourcesync.CapChangeList)
+	switch {
+	case checksum || !synced(st) || !hasChanges:
+		// Without a Change List, the Resource List is the only way to
+		// follow the Source.
+		return baselineSet(ctx, disc, s, d, j.base, ViaAuto, sr)
+	default:
+		return j.incrementalSet(ctx, disc, s, d, time.Time{}, sr)
+	}
+}

@@ -1,0 +1,176 @@
+package agent_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/resync-dest/resync-dest/agent"
+	"github.com/resync-dest/resync-dest/baseline"
+	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/incremental"
+	"github.com/resync-dest/resync-dest/mirror"
+	"github.com/resync-dest/resync-dest/resourcesync"
+	"github.com/resync-dest/resync-dest/state"
+)
+
+// destination is a mirror with its state in a temp directory, and the
+// Source discovered, as the command line hands them to the jobs.
+type destination struct {
+	t    *testing.T
+	src  *fixtures.Source
+	disc *agent.Discovery
+	deps agent.Deps
+	db   *state.DB
+}
+
+func newDestination(t *testing.T, mod func(*fixtures.Spec)) *destination {
+	t.Helper()
+	src, srv := served(t, mod)
+	client := testClient(t)
+	disc, err := agent.Discover(context.Background(), client, srv.URL, agent.DefaultDiscoverOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dest := t.TempDir()
+	m, err := mirror.Open(dest, mirror.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	if _, err := m.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	so := state.DefaultOptions()
+	so.Path = filepath.Join(dest, ".resync-dest", "state.db")
+	db, err := state.Open(context.Background(), so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	tmp := t.TempDir()
+	return &destination{t: t, src: src, disc: disc, db: db, deps: agent.Deps{
+		Client: client, Mirror: m, Store: db, TempDir: tmp, Log: zerolog.Nop(),
+		NewListing: func() (baseline.Listing, error) { return state.NewListing(tmp) },
+	}}
+}
+
+func (d *destination) syncOptions() agent.SyncOptions {
+	return agent.SyncOptions{Baseline: baseline.DefaultOptions(), Incremental: incremental.DefaultOptions()}
+}
+
+func TestSyncBaselinesThenFollowsChanges(t *testing.T) {
+	d := newDestination(t, func(s *fixtures.Spec) { s.Sets = 2 })
+	rep, err := agent.Sync(context.Background(), d.disc, d.deps, d.syncOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Sets) != 2 || rep.Counts.Created != 20 {
+		t.Fatalf("first sync: %+v", rep.Counts)
+	}
+	for _, s := range rep.Sets {
+		if s.Baseline == nil || s.Incremental != nil {
+			t.Errorf("%s: a set never synced must get a baseline: %+v", s.CapabilityList, s)
+		}
+	}
+	if err := d.src.AdvanceRandom(8, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = agent.Sync(context.Background(), d.disc, d.deps, d.syncOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var applied int64
+	for _, s := range rep.Sets {
+		if s.Baseline != nil || s.Incremental == nil {
+			t.Fatalf("%s: a synced set must get an incremental sync: %+v", s.CapabilityList, s)
+		}
+		applied += s.Incremental.Applied
+	}
+	if applied != 8 || rep.Counts.Listed == 0 {
+		t.Errorf("applied %d changes, counts %+v", applied, rep.Counts)
+	}
+}
+
+func TestSyncWithoutChangeListMakesABaseline(t *testing.T) {
+	d := newDestination(t, func(s *fixtures.Spec) { s.NoChangeList = true })
+	for range 2 {
+		rep, err := agent.Sync(context.Background(), d.disc, d.deps, d.syncOptions())
+		if err != nil || rep.Sets[0].Baseline == nil {
+			t.Fatalf("%+v %v", rep, err)
+		}
+	}
+	_, err := agent.Incremental(context.Background(), d.disc, d.deps, agent.IncrementalOptions{Worker: incremental.DefaultOptions()})
+	if err == nil {
+		t.Fatal("incremental of a set without a Change List succeeded")
+	}
+}
+
+func TestIncrementalNeedsAStartingPoint(t *testing.T) {
+	d := newDestination(t, nil)
+	o := agent.IncrementalOptions{Worker: incremental.DefaultOptions()}
+	rep, err := agent.Incremental(context.Background(), d.disc, d.deps, o)
+	if !errors.Is(err, agent.ErrNoStartingPoint) || rep != nil {
+		t.Fatalf("err = %v", err)
+	}
+	if n, _ := d.db.Sets(context.Background()); len(n) != 0 {
+		t.Errorf("a refused run recorded %d sets", len(n))
+	}
+	// From the snapshot time on, every change is applied: the mirror holds
+	// what the changes name.
+	if err := d.src.AdvanceRandom(6, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	o.From = fixtures.DefaultSpec().Start
+	rep, err = agent.Incremental(context.Background(), d.disc, d.deps, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inc := rep.Sets[0].Incremental
+	if inc == nil || inc.Applied != 6 || !inc.From.Equal(o.From) {
+		t.Fatalf("%+v", inc)
+	}
+	// The cursor recorded makes the next run continue without --from.
+	if _, err := agent.Incremental(context.Background(), d.disc, d.deps, agent.IncrementalOptions{Worker: incremental.DefaultOptions()}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRebaselineOnGap(t *testing.T) {
+	d := newDestination(t, func(s *fixtures.Spec) { s.ChangeListMax = 3 })
+	if _, err := agent.Sync(context.Background(), d.disc, d.deps, d.syncOptions()); err != nil {
+		t.Fatal(err)
+	}
+	start := d.src.At()
+	if err := d.src.AdvanceRandom(10, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	d.src.TrimHistory(start.Add(5 * time.Second))
+	_, err := agent.Sync(context.Background(), d.disc, d.deps, d.syncOptions())
+	var gap *incremental.GapError
+	if !errors.As(err, &gap) || !errors.Is(err, resourcesync.ErrSafetyStop) {
+		t.Fatalf("err = %v, want a gap", err)
+	}
+	o := d.syncOptions()
+	o.RebaselineOnGap = true
+	rep, err := agent.Sync(context.Background(), d.disc, d.deps, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := rep.Sets[0]
+	if s.Incremental == nil || s.Baseline == nil || s.Baseline.Created+s.Baseline.Updated == 0 {
+		t.Fatalf("%+v", s)
+	}
+	st, _, _ := d.db.Set(context.Background(), d.src.CapabilityListURL(0))
+	if !st.Cursor.Equal(d.src.At()) {
+		t.Errorf("cursor %v after the new baseline, want the Resource List's at %v", st.Cursor, d.src.At())
+	}
+	// Past the gap, incremental sync goes on.
+	if _, err := agent.Sync(context.Background(), d.disc, d.deps, d.syncOptions()); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,60 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/resync-dest/resync-dest/resourcesync"
+)
+
+// heldCounter is a Store that only says how much a set holds.
+type heldCounter struct {
+	Store
+	n   int64
+	err error
+}
+
+func (h heldCounter) HeldCount(context.Context, int64) (int64, error) { return h.n, h.err }
+
+func TestBaselineSource(t *testing.T) {
+	const rl, rd = "http://s/resourcelist.xml", "http://s/resourcedump.xml"
+	both := &SetInfo{CapabilityList: "http://s/cl.xml", Capabilities: []CapabilityDoc{
+		{Capability: resourcesync.CapResourceList, URL: rl}, {Capability: resourcesync.CapResourceDump, URL: rd}}}
+	listOnly := &SetInfo{CapabilityList: "http://s/cl.xml", Capabilities: []CapabilityDoc{{Capability: resourcesync.CapResourceList, URL: rl}}}
+	dumpOnly := &SetInfo{CapabilityList: "http://s/cl.xml", Capabilities: []CapabilityDoc{{Capability: resourcesync.CapResourceDump, URL: rd}}}
+	for _, tc := range []struct {
+		name     string
+		set      *SetInfo
+		via      string
+		held     int64
+		wantList string
+		wantDump string
+		wantErr  bool
+	}{
+		{"auto, empty mirror", both, ViaAuto, 0, "", rd, false},
+		{"auto by default", both, "", 0, "", rd, false},
+		{"auto, something held", both, ViaAuto, 3, rl, "", false},
+		{"auto, no dump", listOnly, ViaAuto, 0, rl, "", false},
+		{"auto, only a dump", dumpOnly, ViaAuto, 3, "", rd, false},
+		{"list", both, ViaList, 0, rl, "", false},
+		{"list without one", dumpOnly, ViaList, 0, "", "", true},
+		{"dump", both, ViaDump, 3, "", rd, false},
+		{"dump without one", listOnly, ViaDump, 0, "", "", true},
+		{"unknown", both, "zip", 0, "", "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			set, err := baselineSource(context.Background(), tc.set, heldCounter{n: tc.held}, 7, tc.via)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("err %v", err)
+			}
+			if err == nil && (set.ResourceList != tc.wantList || set.ResourceDump != tc.wantDump || set.ID != 7) {
+				t.Errorf("got list %q dump %q", set.ResourceList, set.ResourceDump)
+			}
+		})
+	}
+	_, err := baselineSource(context.Background(), both, heldCounter{err: errors.New("disk")}, 7, ViaAuto)
+	if !errors.Is(err, resourcesync.ErrLocal) {
+		t.Errorf("a state error: %v", err)
+	}
+}
