@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/rs/zerolog"
 	"github.com/urfave/cli/v2"
@@ -15,6 +16,9 @@ type deps struct {
 	log    zerolog.Logger
 	drain  context.Context // cancelled when the user asks to stop (first signal)
 	isTerm bool            // stderr is a terminal (live progress)
+	// failpoint is the writer's crash-test hook, set only from
+	// RESYNC_DEST_FAILPOINT (failpoint.go); nil otherwise.
+	failpoint func(name string)
 }
 
 func newApp(io stdio, drain context.Context) *cli.App {
@@ -39,7 +43,11 @@ func newApp(io stdio, drain context.Context) *cli.App {
 			if err != nil {
 				return err
 			}
-			d = deps{io: io, log: log, drain: drain, isTerm: isTerminal(io.err) && !c.Bool("quiet")}
+			fp, err := failpointFromEnv(os.Getenv(failpointEnv))
+			if err != nil {
+				return err
+			}
+			d = deps{io: io, log: log, drain: drain, isTerm: isTerminal(io.err) && !c.Bool("quiet"), failpoint: fp}
 			return nil
 		},
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
@@ -72,5 +80,9 @@ func commands(d *deps) []*cli.Command {
 	return []*cli.Command{
 		discoverCommand(d),
 		baselineCommand(d),
+		incrementalCommand(d),
+		syncCommand(d),
+		auditCommand(d),
+		statusCommand(d),
 	}
 }

@@ -107,3 +107,11 @@ func (e *env) agentDeps(d *deps) agent.Deps {
 		Log:     d.log,
 	}
 }
+
+// openReadOnlyEnv opens what openEnv opens, read-only as a dry run does
+// (the mirror's lock shared, the state never written, temporary files
+// outside the mirror), for the commands that only read: audit.
+func openReadOnlyEnv(ctx context.Context, o syncOptions, d *deps) (*env, error) {
+	o.dryRun = true
+	return openEnv(ctx, o, d)
+}

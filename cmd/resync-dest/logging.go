@@ -32,12 +32,15 @@ func newLogger(w io.Writer, o logOptions) (zerolog.Logger, error) {
 	if o.quiet && level < zerolog.WarnLevel {
 		level = zerolog.WarnLevel
 	}
+	// Workers log concurrently; serialise the writes so that any writer
+	// will do (a test's buffer as well as os.Stderr).
+	sw := zerolog.SyncWriter(w)
 	var out io.Writer
 	switch o.format {
 	case "", "console":
-		out = zerolog.ConsoleWriter{Out: w, TimeFormat: time.TimeOnly, NoColor: !isTerminal(w)}
+		out = zerolog.ConsoleWriter{Out: sw, TimeFormat: time.TimeOnly, NoColor: !isTerminal(w)}
 	case "json":
-		out = w
+		out = sw
 	default:
 		return zerolog.Nop(), usageErrorf("--log-format %q: want console or json", o.format)
 	}

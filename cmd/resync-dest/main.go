@@ -11,7 +11,7 @@ import (
 var version = "dev"
 
 func main() {
-	sig := newSignals()
+	sig := newSignals(os.Stderr)
 	code := run(sig.hard, os.Args, stdio{out: os.Stdout, err: os.Stderr}, sig.drain, sig.received)
 	sig.stop()
 	os.Exit(code)

@@ -25,7 +25,7 @@ func printReport(d *deps, asJSON bool, command string, rep *agent.Report, err er
 		rep = &agent.Report{}
 	}
 	if asJSON {
-		jr := jobReport{Command: command, Report: rep, ExitCode: exitCode(err, nil)}
+		jr := jobReport{Command: command, Report: rep, ExitCode: exitCode(err, signalOf(d.drain))}
 		if err != nil {
 			jr.Error = err.Error()
 		}
@@ -54,8 +54,11 @@ func printReport(d *deps, asJSON bool, command string, rep *agent.Report, err er
 			if b.Failed > int64(len(b.Failures)) {
 				fmt.Fprintf(w, "    ! ... and %d more failures (resync-dest status lists them)\n", b.Failed-int64(len(b.Failures)))
 			}
-		} else {
+		} else if s.Incremental == nil {
 			fmt.Fprintln(w, "nothing done")
+		}
+		if s.Incremental != nil {
+			writeIncremental(w, s.Incremental, s.Baseline == nil)
 		}
 		if s.Err != nil {
 			fmt.Fprintf(w, "    error: %v\n", s.Err)
@@ -96,7 +99,9 @@ func (r *runRecord) finish(rep *agent.Report, err error) {
 	if r.id == 0 {
 		return
 	}
-	code := exitCode(err, nil)
+	// A run stopped by a signal is recorded with the signal's status,
+	// whatever error the stop surfaced as (a cancelled transfer).
+	code := exitCode(err, signalOf(r.d.drain))
 	status := runStatus(code)
 	var counts resourcesync.Counts
 	if rep != nil {

@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"sync"
@@ -18,20 +21,24 @@ const gracePeriod = 10 * time.Second
 // state is saved), and hard after gracePeriod; a second signal exits at
 // once - everything recorded so far is already durable and consistent.
 type signals struct {
-	drain context.Context // cancelled at the first signal
+	drain context.Context // cancelled at the first signal, with the signal as cause (signalOf)
 	hard  context.Context // cancelled gracePeriod after the first signal
 
-	cancelDrain, cancelHard context.CancelFunc
-	ch                      chan os.Signal
-	done                    chan struct{}
+	cancelDrain context.CancelCauseFunc
+	cancelHard  context.CancelFunc
+	ch          chan os.Signal
+	done        chan struct{}
+	out         io.Writer // where the first signal is acknowledged
 
 	mu    sync.Mutex
 	first os.Signal
 }
 
-func newSignals() *signals {
-	s := &signals{ch: make(chan os.Signal, 2), done: make(chan struct{})}
-	s.drain, s.cancelDrain = context.WithCancel(context.Background())
+// newSignals starts handling SIGINT and SIGTERM; out is told when the
+// first one arrives.
+func newSignals(out io.Writer) *signals {
+	s := &signals{ch: make(chan os.Signal, 2), done: make(chan struct{}), out: out}
+	s.drain, s.cancelDrain = context.WithCancelCause(context.Background())
 	s.hard, s.cancelHard = context.WithCancel(context.Background())
 	signal.Notify(s.ch, syscall.SIGINT, syscall.SIGTERM)
 	go s.loop()
@@ -52,7 +59,11 @@ func (s *signals) loop() {
 			if again {
 				os.Exit(signalExitCode(sig))
 			}
-			s.cancelDrain()
+			// Say what happens now: the run may take up to the grace
+			// period to stop, and the user should know a second signal
+			// is the way out.
+			fmt.Fprintf(s.out, "resync-dest: %v: finishing the transfers in flight (at most %s) and saving the state; send it again to exit at once\n", sig, gracePeriod)
+			s.cancelDrain(&signalled{sig: sig})
 			grace = time.After(gracePeriod)
 		case <-grace:
 			s.cancelHard()
@@ -75,8 +86,25 @@ func (s *signals) received() os.Signal {
 func (s *signals) stop() {
 	signal.Stop(s.ch)
 	close(s.done)
-	s.cancelDrain()
+	s.cancelDrain(nil)
 	s.cancelHard()
+}
+
+// signalled is the cause of the drain context's cancellation.
+type signalled struct{ sig os.Signal }
+
+func (s *signalled) Error() string { return "interrupted by " + s.sig.String() }
+
+// signalOf returns the signal that cancelled drain (the first SIGINT or
+// SIGTERM), or nil: so that a run records and reports the exit status the
+// process will have, 130 or 143, even when the interruption surfaced as
+// another error (a transfer cancelled at the end of the grace period).
+func signalOf(drain context.Context) os.Signal {
+	var s *signalled
+	if drain != nil && errors.As(context.Cause(drain), &s) {
+		return s.sig
+	}
+	return nil
 }
 
 func signalExitCode(sig os.Signal) int {

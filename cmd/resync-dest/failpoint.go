@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+
+	"github.com/resync-dest/resync-dest/transfer"
+)
+
+// failpointEnv is a TEST SEAM, not a feature: RESYNC_DEST_FAILPOINT=NAME:N
+// makes the process kill itself with SIGKILL the N-th time the writer
+// reaches failpoint NAME - "after-publish" (a batch of files renamed into
+// place and durable, not yet recorded in the state) or "after-commit" (the
+// batch recorded). The crash tests use it to stop a run at exactly those
+// moments. Unset (always, outside those tests), it does nothing.
+const failpointEnv = "RESYNC_DEST_FAILPOINT"
+
+// failpointFromEnv parses the value of RESYNC_DEST_FAILPOINT and returns
+// the hook for the writer, or nil when the value is empty. It returns a
+// usage error for a malformed value, so that a crash test cannot silently
+// run without its crash.
+func failpointFromEnv(value string) (func(name string), error) {
+	if value == "" {
+		return nil, nil
+	}
+	name, count, ok := strings.Cut(value, ":")
+	n, err := strconv.Atoi(count)
+	if !ok || err != nil || n < 1 || (name != transfer.FailpointAfterPublish && name != transfer.FailpointAfterCommit) {
+		return nil, usageErrorf("%s=%q: want %s:N or %s:N with N >= 1", failpointEnv, value,
+			transfer.FailpointAfterPublish, transfer.FailpointAfterCommit)
+	}
+	var hits atomic.Int64
+	return func(reached string) {
+		if reached != name || hits.Add(1) != int64(n) {
+			return
+		}
+		fmt.Fprintf(os.Stderr, "resync-dest: %s: killed at %s #%d\n", failpointEnv, name, n)
+		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {} // SIGKILL cannot be caught; wait for it to land
+	}, nil
+}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/resync-dest/resync-dest/agent"
+	"github.com/resync-dest/resync-dest/incremental"
+	"github.com/resync-dest/resync-dest/resourcesync"
+)
+
+func incrementalCommand(d *deps) *cli.Command {
+	return &cli.Command{
+		Name:      "incremental",
+		Usage:     "apply the changes a Source published since the last sync, from its Change Lists",
+		ArgsUsage: "URL",
+		Description: `Reads each set's Change List (a Change List Index in index order; closed lists already
+processed are not fetched again, the open list always is) from the cursor on - the time of
+the first change not yet processed - and brings every resource a change names to the state
+of its last change: created and updated resources are fetched, verified and written
+atomically; deleted ones are removed only with --delete (and within --max-delete),
+otherwise reported. Every change is recorded in the state with its effect, once the effect
+is durable, so an interrupted run resumes exactly where it stopped; failed changes are
+recorded and retried by the next run (exit 3).
+
+The set must have been synced before (baseline, or sync), which sets the cursor; --from
+DATETIME starts from a given time instead. When the Source's history no longer reaches back
+to the cursor, nothing is changed and the run stops with exit 7: a new baseline is needed
+(--rebaseline-on-gap makes it).`,
+		Flags: append(syncFlags(), fromFlag(), rebaselineOnGapFlag()),
+		Action: func(c *cli.Context) error {
+			o, err := parseSyncFlags(c, "incremental")
+			if err != nil {
+				return err
+			}
+			if o.checksum {
+				return usageErrorf("--checksum re-hashes the whole mirror: use it with baseline or sync")
+			}
+			f := incrementalFlags{rebaselineOnGap: c.Bool("rebaseline-on-gap")}
+			if s := c.String("from"); s != "" {
+				if f.from, err = resourcesync.ParseDatetime(s); err != nil {
+					return usageErrorf("--from %q: %v", s, err)
+				}
+			}
+			return runIncremental(c.Context, o, f, d)
+		},
+	}
+}
+
+func fromFlag() cli.Flag {
+	return &cli.StringFlag{Name: "from", Usage: "start at the changes of this W3C `DATETIME` instead of the cursor (needed for a set never synced)"}
+}
+
+func rebaselineOnGapFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "rebaseline-on-gap", Usage: "when the Source's change history no longer reaches back to the cursor, make a new baseline instead of stopping (exit 7)"}
+}
+
+// incrementalFlags are the options of the incremental command alone.
+type incrementalFlags struct {
+	from            time.Time
+	rebaselineOnGap bool
+}
+
+// runIncremental is the incremental command.
+func runIncremental(ctx context.Context, o syncOptions, f incrementalFlags, d *deps) error {
+	e, err := openEnv(ctx, o, d)
+	if err != nil {
+		return err
+	}
+	defer e.close()
+	disc, err := agent.Discover(ctx, e.client, o.url, agent.DefaultDiscoverOptions())
+	if err != nil {
+		return err
+	}
+	for _, w := range disc.Warnings {
+		d.log.Warn().Msg(w)
+	}
+	rec := startRun(ctx, e, "incremental", o.dryRun, d)
+	prog := &resourcesync.Progress{}
+	stop := startProgress(d, progressMode(o, d), prog)
+	rep, err := agent.Incremental(ctx, disc, e.agentDeps(d), agent.IncrementalOptions{
+		Worker:          incrementalWorkerOptions(o, d, prog),
+		Baseline:        baselineWorkerOptions(o, defaultBaselineFlags(), d, prog),
+		CapabilityList:  o.capabilityList,
+		AllowHosts:      o.allowHosts,
+		From:            f.from,
+		RebaselineOnGap: f.rebaselineOnGap,
+	})
+	stop()
+	if errors.Is(err, agent.ErrNoStartingPoint) {
+		err = &exitError{code: exitUsage, err: err}
+	}
+	err = outcome(rep, err)
+	if rep != nil || o.json {
+		printReport(d, o.json, "incremental", rep, err)
+	}
+	rec.finish(rep, err)
+	return err
+}
+
+func incrementalWorkerOptions(o syncOptions, d *deps, prog *resourcesync.Progress) incremental.Options {
+	wo := incremental.DefaultOptions()
+	wo.Workers = o.workers
+	wo.Delete = o.delete
+	wo.MaxDelete = o.maxDelete
+	wo.DryRun = o.dryRun
+	wo.Drain = d.drain
+	wo.Progress = prog
+	wo.Failpoint = d.failpoint
+	if o.dryRun {
+		wo.Plan = d.io.out
+	}
+	return wo
+}
+
+// writeIncremental prints an incremental summary for a person; indent
+// tells whether the line is already indented.
+func writeIncremental(w io.Writer, s *incremental.Summary, indented bool) {
+	if !indented {
+		fmt.Fprint(w, "    ")
+	}
+	writeCounts(w, s.Counts)
+	fmt.Fprintf(w, " in %s\n", s.Ended.Sub(s.Started).Round(time.Millisecond))
+	fmt.Fprintf(w, "    changes since %s: %d read (%d applied before), %d applied, %d failed; %d lists read, %d skipped as done; cursor %s\n",
+		resourcesync.FormatDatetime(s.From), s.Changes, s.AlreadyDone, s.Applied, s.ChangesFailed,
+		s.ListsRead, s.ListsSkipped, resourcesync.FormatDatetime(s.Cursor))
+	if s.Retried > 0 {
+		fmt.Fprintf(w, "    %d resources that failed before were tried again\n", s.Retried)
+	}
+	if s.WouldDelete > 0 {
+		fmt.Fprintf(w, "    %d resources deleted at the Source were kept locally (runs with --delete apply deletions; baseline --delete removes these)\n", s.WouldDelete)
+	}
+	for _, f := range s.Failures {
+		fmt.Fprintf(w, "    ! %s: %s\n", f.URI, f.Cause)
+	}
+	if s.Failed > int64(len(s.Failures)) {
+		fmt.Fprintf(w, "    ! ... and %d more failures (resync-dest status lists them)\n", s.Failed-int64(len(s.Failures)))
+	}
+}

@@ -1,0 +1,270 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/resync-dest/resync-dest/mirror"
+	"github.com/resync-dest/resync-dest/resourcesync"
+	"github.com/resync-dest/resync-dest/state"
+)
+
+// statusOptions are the parsed flags of status.
+type statusOptions struct {
+	dest      string
+	statePath string
+	json      bool
+	runs      int
+}
+
+// maxFailuresShown bounds the failures per set the text output lists;
+// --json lists them all.
+const maxFailuresShown = 20
+
+func statusCommand(d *deps) *cli.Command {
+	return &cli.Command{
+		Name:  "status",
+		Usage: "show what the state knows: sets, last runs, failures to retry (no network)",
+		Description: `Reads the state of the mirror, without touching the network and without writing
+anything (it can run while a sync is under way): each set of resources with its Source, the
+baseline it was made from, the cursor (the time of the first change not yet processed), the
+resources held and the failures waiting to be retried; then the last runs with their
+outcome and counts.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "dest", Usage: "mirror root `DIR` (required)", EnvVars: []string{"RESYNC_DEST_DEST"}},
+			&cli.StringFlag{Name: "state", Usage: "SQLite state `FILE` (default: DIR/.resync-dest/state.db)", EnvVars: []string{"RESYNC_DEST_STATE"}},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON document on stdout"},
+			&cli.IntFlag{Name: "runs", Value: 10, Usage: "how many of the last runs to show"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 0 {
+				return usageErrorf("status takes no arguments")
+			}
+			o := statusOptions{dest: c.String("dest"), statePath: c.String("state"), json: c.Bool("json"), runs: c.Int("runs")}
+			if o.dest == "" {
+				return usageErrorf("status needs --dest DIR")
+			}
+			if o.runs < 1 {
+				return usageErrorf("--runs %d: want at least 1", o.runs)
+			}
+			return runStatusCommand(c.Context, o, d)
+		},
+	}
+}
+
+// statusReport is what status shows; its JSON form is the --json document.
+type statusReport struct {
+	State string      `json:"state"`
+	Sets  []setStatus `json:"sets"`
+	Runs  []runInfo   `json:"runs"`
+}
+
+type setStatus struct {
+	CapabilityList    string          `json:"capability_list"`
+	Source            string          `json:"source,omitempty"`
+	Created           time.Time       `json:"created,omitzero"`
+	BaselineAt        time.Time       `json:"baseline_at,omitzero"`
+	BaselineCompleted time.Time       `json:"baseline_completed,omitzero"`
+	Via               string          `json:"via,omitempty"`
+	Cursor            time.Time       `json:"cursor,omitzero"` // the time of the first unprocessed change
+	Held              int64           `json:"held"`
+	Failures          []failureStatus `json:"failures"`
+}
+
+type failureStatus struct {
+	URI      string    `json:"uri"`
+	Cause    string    `json:"cause"`
+	At       time.Time `json:"at,omitzero"`
+	Attempts int64     `json:"attempts"`
+}
+
+type runInfo struct {
+	ID       int64               `json:"id"`
+	Kind     string              `json:"kind"`
+	Sets     []string            `json:"sets,omitempty"` // Capability Lists
+	Started  time.Time           `json:"started,omitzero"`
+	Ended    time.Time           `json:"ended,omitzero"`
+	Status   string              `json:"status"`
+	ExitCode int                 `json:"exit_code"`
+	Counts   resourcesync.Counts `json:"counts"`
+	Message  string              `json:"message,omitempty"`
+}
+
+// runStatusCommand is the status command. It opens the state read-only
+// and never the mirror's lock, so that it works while a run is going.
+func runStatusCommand(ctx context.Context, o statusOptions, d *deps) error {
+	statePath := o.statePath
+	if statePath == "" {
+		mo := mirror.DefaultOptions()
+		mo.ReadOnly = true
+		m, err := mirror.Open(o.dest, mo)
+		if err != nil {
+			return err
+		}
+		statePath = filepath.Join(m.StateDir(), "state.db")
+		if err := m.Close(); err != nil {
+			return err
+		}
+	}
+	if _, err := os.Stat(statePath); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("no state at %s: nothing was synced into %s yet", statePath, o.dest)
+	}
+	so := state.DefaultOptions()
+	so.Path, so.ReadOnly = statePath, true
+	db, err := state.Open(ctx, so)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	st, err := readStatus(ctx, db, o.runs)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		enc := json.NewEncoder(d.io.out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(st)
+	}
+	printStatus(d.io.out, st)
+	return nil
+}
+
+func readStatus(ctx context.Context, db *state.DB, runs int) (*statusReport, error) {
+	st := &statusReport{State: db.Path(), Sets: []setStatus{}, Runs: []runInfo{}}
+	sets, err := db.Sets(ctx)
+	if err != nil {
+		return nil, err
+	}
+	names := map[int64]string{}
+	for _, s := range sets {
+		names[s.ID] = s.CapabilityList
+		ss := setStatus{
+			CapabilityList: s.CapabilityList, Source: s.Source, Created: s.Created, BaselineAt: s.BaselineAt,
+			BaselineCompleted: s.BaselineCompleted, Via: s.Via, Cursor: s.Cursor, Failures: []failureStatus{},
+		}
+		if ss.Held, err = db.HeldCount(ctx, s.ID); err != nil {
+			return nil, err
+		}
+		fails, err := db.FailureRecords(ctx, s.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fails {
+			ss.Failures = append(ss.Failures, failureStatus{URI: f.URI, Cause: f.Cause, At: f.At, Attempts: f.Attempts})
+		}
+		st.Sets = append(st.Sets, ss)
+	}
+	rs, err := db.Runs(ctx, runs)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rs {
+		ri := runInfo{ID: r.ID, Kind: r.Kind, Started: r.Started, Ended: r.Ended, Status: r.Status,
+			ExitCode: r.ExitCode, Counts: r.Counts, Message: r.Message}
+		for _, id := range r.Sets {
+			ri.Sets = append(ri.Sets, names[id])
+		}
+		st.Runs = append(st.Runs, ri)
+	}
+	return st, nil
+}
+
+func printStatus(w io.Writer, st *statusReport) {
+	fmt.Fprintf(w, "state  %s\n", st.State)
+	if len(st.Sets) == 0 {
+		fmt.Fprintf(w, "\nno set of resources recorded yet\n")
+	}
+	for _, s := range st.Sets {
+		fmt.Fprintf(w, "\nset %s\n", s.CapabilityList)
+		if s.Source != "" {
+			fmt.Fprintf(w, "  source    %s\n", s.Source)
+		}
+		if s.BaselineAt.IsZero() {
+			fmt.Fprintf(w, "  baseline  none complete yet\n")
+		} else {
+			fmt.Fprintf(w, "  baseline  as of %s (from the Resource %s), completed %s\n",
+				datetime(s.BaselineAt), viaName(s.Via), clock(s.BaselineCompleted))
+		}
+		if s.Cursor.IsZero() {
+			fmt.Fprintf(w, "  cursor    none\n")
+		} else {
+			fmt.Fprintf(w, "  cursor    %s (the first change not yet processed)\n", datetime(s.Cursor))
+		}
+		fmt.Fprintf(w, "  held      %d resources\n", s.Held)
+		if len(s.Failures) == 0 {
+			fmt.Fprintf(w, "  failures  none\n")
+			continue
+		}
+		fmt.Fprintf(w, "  failures  %d waiting to be retried by the next run\n", len(s.Failures))
+		for i, f := range s.Failures {
+			if i == maxFailuresShown {
+				fmt.Fprintf(w, "    ... and %d more (--json lists them all)\n", len(s.Failures)-i)
+				break
+			}
+			fmt.Fprintf(w, "    ! %s: %s (%d attempts, last %s)\n", f.URI, oneLine(f.Cause), f.Attempts, clock(f.At))
+		}
+	}
+	if len(st.Runs) == 0 {
+		fmt.Fprintf(w, "\nno run recorded yet\n")
+		return
+	}
+	fmt.Fprintf(w, "\nlast runs, newest first\n")
+	for _, r := range st.Runs {
+		took := "no end recorded: still running, or it died"
+		if !r.Ended.IsZero() {
+			took = "took " + r.Ended.Sub(r.Started).Round(time.Millisecond).String()
+		}
+		fmt.Fprintf(w, "  #%d %s  %s, %s: %s (exit %d)\n", r.ID, r.Kind, clock(r.Started), took, r.Status, r.ExitCode)
+		for _, s := range r.Sets {
+			fmt.Fprintf(w, "      %s\n", s)
+		}
+		fmt.Fprintf(w, "      ")
+		writeCounts(w, r.Counts)
+		fmt.Fprintln(w)
+		if r.Message != "" {
+			fmt.Fprintf(w, "      %s\n", oneLine(r.Message))
+		}
+	}
+}
+
+func viaName(via string) string {
+	if via == "dump" {
+		return "Dump"
+	}
+	return "List"
+}
+
+// clock is a time of this program's own (a run, a failure) to the
+// second; datetime is an instant the Source gave, exactly.
+func clock(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+func datetime(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return resourcesync.FormatDatetime(t)
+}
+
+func oneLine(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c == '\n' || c == '\r' || c == '\t' {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
