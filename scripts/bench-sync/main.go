@@ -1,0 +1,221 @@
+// Command bench-sync measures the two figures of incremental sync, with
+// the resync-dest binary end to end against a fixture Source served in
+// this process on loopback (see ../shared/BENCHMARKING.md):
+//
+//  1. sync of an unchanged N-resource mirror (default 10,000), alternated
+//     round by round (A B C A B C ...) with the other ways to learn that
+//     nothing changed: baseline (re-reading the Resource List and the
+//     state) and discover (the floor: process start and discovery);
+//  2. sync applying a Change List Index of C changes (default 50,000) to a
+//     fresh baseline of the snapshot, alternated with a fresh baseline of
+//     the changed Source (the alternative to applying changes).
+//
+// Each timed run gets a fresh directory; everything is deleted at the end.
+// It prints each run, the medians, and resync-dest's peak RSS.
+//
+//	go build -o /tmp/resync-dest ./cmd/resync-dest
+//	go run ./scripts/bench-sync -bin /tmp/resync-dest -n 10000 -changes 50000 -rounds 3
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/resync-dest/resync-dest/fixtures"
+)
+
+func main() {
+	bin := flag.String("bin", "", "resync-dest binary to measure (required)")
+	n := flag.Int("n", 10000, "resources")
+	changes := flag.Int("changes", 50000, "changes to apply in the second measure (0 skips it)")
+	history := flag.Int("history", 2000, "changes in the Source's history before the unchanged mirror is made")
+	rounds := flag.Int("rounds", 3, "rounds of each measure")
+	workers := flag.Int("workers", 8, "resync-dest --workers")
+	logLevel := flag.String("log-level", "", "resync-dest --log-level for the measured runs (default: --quiet)")
+	work := flag.String("dir", "", "work directory (default: a new temp directory, removed at the end)")
+	flag.Parse()
+	if *bin == "" {
+		fmt.Fprintln(os.Stderr, "bench-sync: -bin is required")
+		os.Exit(2)
+	}
+	b := &bench{bin: *bin, workers: *workers, rounds: *rounds, logLevel: *logLevel}
+	if err := b.run(*n, *history, *changes, *work); err != nil {
+		fmt.Fprintln(os.Stderr, "bench-sync:", err)
+		os.Exit(1)
+	}
+}
+
+type bench struct {
+	bin      string
+	workers  int
+	rounds   int
+	logLevel string
+	url      string
+	serving  atomic.Pointer[fixtures.Source]
+}
+
+func (b *bench) run(n, history, changes int, work string) error {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	base := "http://" + ln.Addr().String()
+	b.url = base + "/"
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b.serving.Load().Handler().ServeHTTP(w, r)
+	})}
+	go srv.Serve(ln)
+	defer srv.Close()
+	if work == "" {
+		if work, err = os.MkdirTemp("", "bench-sync-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(work)
+	}
+	if err := b.unchanged(n, history, work, base); err != nil {
+		return err
+	}
+	if changes > 0 {
+		return b.applying(n, changes, work, base)
+	}
+	return nil
+}
+
+// source builds the fixture Source of n resources of 4 KiB with the given
+// number of changes (one second apart), named by base.
+func source(n, changes int, base string) (*fixtures.Source, error) {
+	spec := fixtures.DefaultSpec()
+	spec.Resources, spec.SizeMin, spec.SizeMax = n, 4096, 4096
+	src, err := fixtures.New(spec)
+	if err != nil {
+		return nil, err
+	}
+	if err := src.SetBaseURL(base); err != nil {
+		return nil, err
+	}
+	return src, src.AdvanceRandom(changes, time.Second)
+}
+
+// unchanged times sync, baseline and discover of an unchanged mirror.
+func (b *bench) unchanged(n, history int, work, base string) error {
+	src, err := source(n, history, base)
+	if err != nil {
+		return err
+	}
+	b.serving.Store(src)
+	dir := filepath.Join(work, "unchanged")
+	// The mirror: a baseline, then one sync that reads the history once
+	// (and records the closed lists as done), as any cron run after the
+	// first would find it.
+	if _, _, err := b.resync("sync", dir); err != nil {
+		return err
+	}
+	if _, _, err := b.resync("sync", dir); err != nil {
+		return err
+	}
+	fmt.Printf("1. unchanged mirror of %d resources, %d changes in the history (%d Change Lists)\n", n, history, len(src.Changes(0))/src.Spec().ChangeListMax+1)
+	times := map[string][]time.Duration{}
+	var rss []int64
+	for i := range b.rounds {
+		for _, verb := range []string{"sync", "baseline", "discover"} {
+			d, kib, err := b.resync(verb, dir)
+			if err != nil {
+				return err
+			}
+			times[verb] = append(times[verb], d)
+			if verb == "sync" {
+				rss = append(rss, kib)
+			}
+			fmt.Printf("   round %d  %-8s %8s  peak RSS %d MiB\n", i+1, verb, d.Round(time.Millisecond), kib/1024)
+		}
+	}
+	fmt.Printf("   median: sync %s, baseline %s, discover %s; sync peak RSS max %d MiB\n",
+		median(times["sync"]).Round(time.Millisecond), median(times["baseline"]).Round(time.Millisecond),
+		median(times["discover"]).Round(time.Millisecond), slices.Max(rss)/1024)
+	return nil
+}
+
+// applying times a sync that applies the changes to a fresh baseline of
+// the snapshot, against a fresh baseline of the changed Source.
+func (b *bench) applying(n, changes int, work, base string) error {
+	before, err := source(n, 0, base)
+	if err != nil {
+		return err
+	}
+	after, err := source(n, changes, base)
+	if err != nil {
+		return err
+	}
+	lists := len(after.Changes(0))/after.Spec().ChangeListMax + 1
+	fmt.Printf("2. applying %d changes (%d Change Lists) to a mirror of %d resources; the changed Source has %d\n",
+		changes, lists, n, len(after.Resources(0)))
+	var a, c []time.Duration
+	var rss []int64
+	for i := range b.rounds {
+		dir := filepath.Join(work, fmt.Sprintf("apply-%d", i))
+		b.serving.Store(before)
+		if _, _, err := b.resync("sync", dir); err != nil { // the baseline, untimed
+			return err
+		}
+		b.serving.Store(after)
+		d, kib, err := b.resync("sync", dir, "--delete", "--max-delete", "100%")
+		if err != nil {
+			return err
+		}
+		a, rss = append(a, d), append(rss, kib)
+		fmt.Printf("   round %d  sync (apply) %8s  %6.0f changes/s  peak RSS %d MiB\n", i+1, d.Round(time.Millisecond), float64(changes)/d.Seconds(), kib/1024)
+
+		d, _, err = b.resync("baseline", filepath.Join(work, fmt.Sprintf("rebase-%d", i)))
+		if err != nil {
+			return err
+		}
+		c = append(c, d)
+		fmt.Printf("   round %d  baseline     %8s\n", i+1, d.Round(time.Millisecond))
+	}
+	ma := median(a)
+	fmt.Printf("   median: sync applying %d changes %s (%.0f changes/s), fresh baseline %s; sync peak RSS max %d MiB\n",
+		changes, ma.Round(time.Millisecond), float64(changes)/ma.Seconds(), median(c).Round(time.Millisecond), slices.Max(rss)/1024)
+	return nil
+}
+
+// resync runs one resync-dest command and returns its wall time and peak
+// RSS (KiB).
+func (b *bench) resync(verb, dir string, extra ...string) (time.Duration, int64, error) {
+	args := []string{"--quiet", verb}
+	if b.logLevel != "" {
+		args = []string{"--log-level", b.logLevel, verb}
+	}
+	if verb != "discover" {
+		args = append(args, "--progress", "never", "--workers", fmt.Sprint(b.workers), "--dest", dir)
+	}
+	args = append(append(args, extra...), b.url)
+	cmd := exec.Command(b.bin, args...)
+	cmd.Stderr = os.Stderr
+	if verb == "discover" {
+		cmd.Stdout = nil
+	}
+	start := time.Now()
+	err := cmd.Run()
+	d := time.Since(start)
+	var ee *exec.ExitError
+	if errors.As(err, &ee) || err != nil {
+		return d, 0, fmt.Errorf("resync-dest %v: %w", args, err)
+	}
+	return d, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss, nil
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
