@@ -32,6 +32,11 @@ type IncrementalOptions struct {
 	// RebaselineOnGap makes a new baseline of a set whose Source's history
 	// no longer reaches back to its cursor, instead of a safety stop.
 	RebaselineOnGap bool
+	// Via is what the changes are read from: ViaList (the Change List),
+	// ViaDump (the Change Dump), or ViaAuto (the default when empty): the
+	// Change List when the set offers one, else the Change Dump. A new
+	// baseline (RebaselineOnGap) uses it as BaselineOptions.Via does.
+	Via string
 }
 
 // Incremental applies every selected set's changes since its cursor (or
@@ -101,11 +106,12 @@ type syncJob struct {
 	inc             incremental.Options
 	base            baseline.Options
 	rebaselineOnGap bool
+	via             string
 }
 
 func (o IncrementalOptions) job(disc *Discovery) syncJob {
 	sc := scope(disc, o.AllowHosts)
-	j := syncJob{inc: o.Worker, base: o.Baseline, rebaselineOnGap: o.RebaselineOnGap}
+	j := syncJob{inc: o.Worker, base: o.Baseline, rebaselineOnGap: o.RebaselineOnGap, via: o.Via}
 	j.inc.Scope, j.base.Scope = sc, sc
 	return j
 }
@@ -117,9 +123,9 @@ func (j syncJob) incrementalSet(ctx context.Context, disc *Discovery, s *SetInfo
 	if s.Err != nil {
 		return s.Err
 	}
-	cl, ok := s.Doc(resourcesync.CapChangeList)
-	if !ok {
-		return fmt.Errorf("set %s offers no Change List to sync from (baseline keeps it in step from its Resource List)", s.CapabilityList)
+	set, err := changeSource(s, j.via)
+	if err != nil {
+		return err
 	}
 	st, err := setState(ctx, d.Store, s.CapabilityList, disc.SourceDescription, j.inc.DryRun)
 	if err != nil {
@@ -133,20 +139,65 @@ func (j syncJob) incrementalSet(ctx context.Context, disc *Discovery, s *SetInfo
 		return fmt.Errorf("%w: set %s never synced to this mirror", ErrNoStartingPoint, s.CapabilityList)
 	}
 	log := d.Log.With().Str("capability_list", s.CapabilityList).Logger()
-	log.Info().Str("change_list", cl).Str("from", resourcesync.FormatDatetime(cursor)).Msg("incremental")
-	sum, err := incremental.Run(ctx, incremental.Set{ID: st.ID, CapabilityList: s.CapabilityList, ChangeList: cl, Cursor: cursor},
-		d.incremental(log), j.inc)
+	if set.ChangeDump != "" {
+		log.Info().Str("change_dump", set.ChangeDump).Str("from", resourcesync.FormatDatetime(cursor)).Msg("incremental")
+	} else {
+		log.Info().Str("change_list", set.ChangeList).Str("from", resourcesync.FormatDatetime(cursor)).Msg("incremental")
+	}
+	set.ID, set.Cursor = st.ID, cursor
+	sum, err := incremental.Run(ctx, set, d.incremental(log), j.inc)
 	sr.Incremental = sum
 	var gap *incremental.GapError
 	if errors.As(err, &gap) && j.rebaselineOnGap {
 		log.Warn().Err(err).Msg("making a new baseline (--rebaseline-on-gap)")
-		return baselineSet(ctx, disc, s, d, j.base, ViaAuto, sr)
+		return baselineSet(ctx, disc, s, d, j.base, j.via, sr)
 	}
 	return err
 }
 
+// changeSource decides what a set's changes are read from, per via: the
+// Change List, else (auto) the Change Dump. A Change List costs a request
+// per changed resource but reads only what is needed; a package carries
+// every version of every change in its period.
+func changeSource(s *SetInfo, via string) (incremental.Set, error) {
+	set := incremental.Set{CapabilityList: s.CapabilityList}
+	cl, hasList := s.Doc(resourcesync.CapChangeList)
+	cd, hasDump := s.Doc(resourcesync.CapChangeDump)
+	switch via {
+	case ViaList:
+		if !hasList {
+			return set, fmt.Errorf("set %s offers no Change List to sync from (use --via dump or auto; baseline keeps it in step from its Resource List)", s.CapabilityList)
+		}
+	case ViaDump:
+		if !hasDump {
+			return set, fmt.Errorf("set %s offers no Change Dump to sync from (use --via list or auto)", s.CapabilityList)
+		}
+		set.ChangeDump = cd
+		return set, nil
+	case ViaAuto, "":
+		if !hasList && hasDump {
+			set.ChangeDump = cd
+			return set, nil
+		}
+		if !hasList {
+			return set, fmt.Errorf("set %s offers no Change List or Change Dump to sync from (baseline keeps it in step from its Resource List)", s.CapabilityList)
+		}
+	default:
+		return set, fmt.Errorf("via %q: want list, dump or auto", via)
+	}
+	set.ChangeList = cl
+	return set, nil
+}
+
+// hasChanges reports whether the set publishes its changes in a form via
+// allows.
+func hasChanges(s *SetInfo, via string) bool {
+	_, err := changeSource(s, via)
+	return err == nil
+}
+
 func (d Deps) incremental(log zerolog.Logger) incremental.Deps {
-	return incremental.Deps{Fetcher: d.Client, Mirror: d.Mirror, Store: d.Store, Log: log}
+	return incremental.Deps{Fetcher: d.Client, Mirror: d.Mirror, Store: d.Store, TempDir: d.TempDir, Log: log}
 }
 
 // newReport starts the report of a job.

@@ -20,6 +20,10 @@ type SyncOptions struct {
 	// RebaselineOnGap makes a new baseline of a set whose Source's history
 	// no longer reaches back to its cursor, instead of a safety stop.
 	RebaselineOnGap bool
+	// Via is what sets are copied and kept in step from: ViaList,
+	// ViaDump or ViaAuto (the default when empty), as BaselineOptions.Via
+	// and IncrementalOptions.Via say.
+	Via string
 	// Checksum makes every set's sync a baseline with Baseline.Checksum:
 	// re-hashing the local files is what repairs local damage, which the
 	// changes of the Source cannot reveal.
@@ -37,7 +41,7 @@ func Sync(ctx context.Context, disc *Discovery, d Deps, o SyncOptions) (*Report,
 		return nil, err
 	}
 	rep := newReport(disc, o.Incremental.DryRun)
-	j := IncrementalOptions{Worker: o.Incremental, Baseline: o.Baseline, AllowHosts: o.AllowHosts, RebaselineOnGap: o.RebaselineOnGap}.job(disc)
+	j := IncrementalOptions{Worker: o.Incremental, Baseline: o.Baseline, AllowHosts: o.AllowHosts, RebaselineOnGap: o.RebaselineOnGap, Via: o.Via}.job(disc)
 	var errs []error
 	for _, s := range sets {
 		sr := &SetReport{CapabilityList: s.CapabilityList}
@@ -65,12 +69,11 @@ func (j syncJob) syncSet(ctx context.Context, disc *Discovery, s *SetInfo, d Dep
 	if err != nil {
 		return fmt.Errorf("read the state of set %s: %w: %w", s.CapabilityList, resourcesync.ErrLocal, err)
 	}
-	_, hasChanges := s.Doc(resourcesync.CapChangeList)
 	switch {
-	case checksum || !synced(st) || !hasChanges:
-		// Without a Change List, the Resource List is the only way to
-		// follow the Source.
-		return baselineSet(ctx, disc, s, d, j.base, ViaAuto, sr)
+	case checksum || !synced(st) || !hasChanges(s, j.via):
+		// Without a Change List (or Dump), the Resource List is the only
+		// way to follow the Source.
+		return baselineSet(ctx, disc, s, d, j.base, j.via, sr)
 	default:
 		return j.incrementalSet(ctx, disc, s, d, time.Time{}, sr)
 	}

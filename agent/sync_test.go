@@ -110,6 +110,40 @@ func TestSyncWithoutChangeListMakesABaseline(t *testing.T) {
 	}
 }
 
+// A Source that publishes its changes only as a Change Dump is followed
+// through it (auto), without one request per changed resource: the first
+// sync copies from the Resource Dump, the next applies the Change Dump.
+func TestSyncFollowsAChangeDump(t *testing.T) {
+	d := newDestination(t, func(s *fixtures.Spec) { s.NoChangeList, s.ChangeDump, s.DumpPackages = true, true, 2 })
+	rep, err := agent.Sync(context.Background(), d.disc, d.deps, d.syncOptions())
+	if err != nil || rep.Sets[0].Baseline == nil || rep.Sets[0].Baseline.Via != "dump" {
+		t.Fatalf("first sync: %+v %v", rep.Sets[0], err)
+	}
+	if err := d.src.AdvanceRandom(6, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	d.src.ResetCounts()
+	rep, err = agent.Sync(context.Background(), d.disc, d.deps, d.syncOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	inc := rep.Sets[0].Incremental
+	if inc == nil || inc.Via != "dump" || inc.Applied != 6 || rep.Sets[0].Baseline != nil {
+		t.Fatalf("second sync: %+v", rep.Sets[0])
+	}
+	if got := d.src.ResourceBodies(); got != 0 {
+		t.Errorf("fetched %d resources one by one", got)
+	}
+	// --via list: without a Change List, the Resource List is the way to
+	// follow the Source, as for any set without one.
+	o := d.syncOptions()
+	o.Via = agent.ViaList
+	rep, err = agent.Sync(context.Background(), d.disc, d.deps, o)
+	if err != nil || rep.Sets[0].Baseline == nil || rep.Sets[0].Baseline.Via != "list" || rep.Sets[0].Incremental != nil {
+		t.Errorf("sync --via list: %+v %v", rep.Sets[0], err)
+	}
+}
+
 func TestIncrementalNeedsAStartingPoint(t *testing.T) {
 	d := newDestination(t, nil)
 	o := agent.IncrementalOptions{Worker: incremental.DefaultOptions()}

@@ -58,3 +58,43 @@ func TestBaselineSource(t *testing.T) {
 		t.Errorf("a state error: %v", err)
 	}
 }
+
+func TestChangeSource(t *testing.T) {
+	const cl, cd = "http://s/changelist.xml", "http://s/changedump.xml"
+	set := func(docs ...CapabilityDoc) *SetInfo {
+		return &SetInfo{CapabilityList: "http://s/cl.xml", Capabilities: docs}
+	}
+	list := CapabilityDoc{Capability: resourcesync.CapChangeList, URL: cl}
+	dump := CapabilityDoc{Capability: resourcesync.CapChangeDump, URL: cd}
+	for _, tc := range []struct {
+		name     string
+		set      *SetInfo
+		via      string
+		wantList string
+		wantDump string
+		wantErr  bool
+	}{
+		{"auto prefers the list", set(list, dump), ViaAuto, cl, "", false},
+		{"auto by default", set(list, dump), "", cl, "", false},
+		{"auto, only a dump", set(dump), ViaAuto, "", cd, false},
+		{"auto, neither", set(), ViaAuto, "", "", true},
+		{"list", set(list, dump), ViaList, cl, "", false},
+		{"list without one", set(dump), ViaList, "", "", true},
+		{"dump", set(list, dump), ViaDump, "", cd, false},
+		{"dump without one", set(list), ViaDump, "", "", true},
+		{"unknown", set(list, dump), "zip", "", "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := changeSource(tc.set, tc.via)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("err %v", err)
+			}
+			if err == nil && (got.ChangeList != tc.wantList || got.ChangeDump != tc.wantDump) {
+				t.Errorf("got list %q dump %q", got.ChangeList, got.ChangeDump)
+			}
+			if hasChanges(tc.set, tc.via) == tc.wantErr {
+				t.Errorf("hasChanges = %v", !tc.wantErr)
+			}
+		})
+	}
+}

@@ -44,5 +44,8 @@ type Deps struct {
 	Fetcher Fetcher
 	Mirror  Mirror
 	Store   Store
+	// TempDir holds the packages of a Change Dump while they are read;
+	// "" means the system's temp directory.
+	TempDir string
 	Log     zerolog.Logger
 }

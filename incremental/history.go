@@ -3,7 +3,6 @@ package incremental
 import (
 	"context"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/resync-dest/resync-dest/resourcesync"
@@ -26,12 +25,16 @@ type change struct {
 	done    bool  // recorded as applied by an earlier run
 }
 
-// list is one Change List read, with the range of its changes.
+// list is one Change List read (or one Change Dump package), with the
+// range of its changes.
 type list struct {
 	url         string
 	from, until time.Time // until is zero for the open list
 	start, end  int       // its changes are history.changes[start:end]
 	skipped     int       // changes before the cursor, left out
+	// pkg is the Change Dump package the list stands for; nil for a
+	// Change List.
+	pkg *dumpPackage
 }
 
 func (l *list) closed() bool { return !l.until.IsZero() }
@@ -44,6 +47,7 @@ type history struct {
 	changes  []change
 	earliest time.Time
 	skipped  int // closed lists recorded as done and not fetched
+	unknown  int // changes of an unknown kind, treated as updated
 }
 
 // readHistory reads the set's history after the cursor and looks up which
@@ -53,10 +57,6 @@ type history struct {
 func (r *run) readHistory(ctx context.Context) (*history, error) {
 	h := &history{}
 	var stateErr error
-	open := func(ctx context.Context, u string) (string, io.ReadCloser, error) {
-		final, _, body, err := r.d.Fetcher.OpenDocument(ctx, u)
-		return final, body, err
-	}
 	opts := resourcesync.HistoryOptions{
 		Limits: r.opts.Limits,
 		Since:  r.set.Cursor,
@@ -71,49 +71,59 @@ func (r *run) readHistory(ctx context.Context) (*history, error) {
 			return done
 		},
 	}
-	unknown := 0
-	hist, err := resourcesync.ReadHistory(ctx, open, r.set.ChangeList, opts, func(p *resourcesync.ChangeListPart) error {
+	hist, err := resourcesync.ReadHistory(ctx, r.openDoc, r.set.ChangeList, opts, func(p *resourcesync.ChangeListPart) error {
 		if stateErr != nil {
 			return stateErr
 		}
-		l := list{url: p.URL, from: p.From, until: p.Until, start: len(h.changes), skipped: p.Skipped}
-		idx := int32(len(h.lists))
-		for _, c := range p.Changes {
-			kind := c.MD.Change
-			if !kind.Known() {
-				// A change of unknown kind still says the resource changed:
-				// bring it to what the Source serves now.
-				unknown++
-				kind = resourcesync.ChangeUpdated
-			}
-			lastmod := c.LastMod
-			if lastmod.IsZero() {
-				lastmod = c.Time
-			}
-			ch := change{uri: c.Loc, kind: kind, at: c.Time, lastmod: lastmod, list: idx, pos: int32(c.Position)}
-			if kind != resourcesync.ChangeDeleted {
-				ch.hash, ch.length, ch.hasLen = c.MD.Hash, c.MD.Length, c.MD.HasLength
-			}
-			recorded, failed, err := r.d.Store.ChangeStatus(ctx, r.set.ID, ch.uri, ch.kind, ch.at)
-			if err != nil {
-				return fmt.Errorf("look up change %s of %s in the state: %w: %w", ch.kind, ch.uri, resourcesync.ErrLocal, err)
-			}
-			ch.done = recorded && !failed
-			h.changes = append(h.changes, ch)
-		}
-		l.end = len(h.changes)
-		h.lists = append(h.lists, l)
-		return nil
+		return r.addList(ctx, h, list{url: p.URL, from: p.From, until: p.Until, skipped: p.Skipped}, p.Changes)
 	})
 	if hist != nil {
 		h.earliest = hist.Earliest
 	}
-	if unknown > 0 {
-		r.d.Log.Warn().Str("uri", r.set.ChangeList).Int("changes", unknown).
-			Msg("changes without a known change attribute (created, updated, deleted): treated as updated")
-	}
 	if err == nil {
 		err = stateErr
 	}
+	r.warnUnknown(h)
 	return h, err
+}
+
+// addList appends one list (a Change List, or a Change Dump package) and
+// its changes, in the order they are applied, looking up which ones an
+// earlier run already recorded as applied.
+func (r *run) addList(ctx context.Context, h *history, l list, changes []resourcesync.ChangeEntry) error {
+	l.start = len(h.changes)
+	idx := int32(len(h.lists))
+	for _, c := range changes {
+		kind := c.MD.Change
+		if !kind.Known() {
+			// A change of unknown kind still says the resource changed:
+			// bring it to what the Source serves now.
+			h.unknown++
+			kind = resourcesync.ChangeUpdated
+		}
+		lastmod := c.LastMod
+		if lastmod.IsZero() {
+			lastmod = c.Time
+		}
+		ch := change{uri: c.Loc, kind: kind, at: c.Time, lastmod: lastmod, list: idx, pos: int32(c.Position)}
+		if kind != resourcesync.ChangeDeleted {
+			ch.hash, ch.length, ch.hasLen = c.MD.Hash, c.MD.Length, c.MD.HasLength
+		}
+		recorded, failed, err := r.d.Store.ChangeStatus(ctx, r.set.ID, ch.uri, ch.kind, ch.at)
+		if err != nil {
+			return fmt.Errorf("look up change %s of %s in the state: %w: %w", ch.kind, ch.uri, resourcesync.ErrLocal, err)
+		}
+		ch.done = recorded && !failed
+		h.changes = append(h.changes, ch)
+	}
+	l.end = len(h.changes)
+	h.lists = append(h.lists, l)
+	return nil
+}
+
+func (r *run) warnUnknown(h *history) {
+	if h.unknown > 0 {
+		r.d.Log.Warn().Str("uri", r.set.doc()).Int("changes", h.unknown).
+			Msg("changes without a known change attribute (created, updated, deleted): treated as updated")
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/resync-dest/resync-dest/dumpzip"
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
@@ -40,6 +41,10 @@ type Options struct {
 	// Progress, when set, is updated as the run goes (for a progress
 	// display); read it with its methods from any goroutine.
 	Progress *resourcesync.Progress
+	// Dump tunes how Change Dump packages are downloaded and read
+	// (Dump.MaxSize is --max-dump-size); an empty Dump.TempDir means
+	// Deps.TempDir.
+	Dump dumpzip.Options
 	// Failpoint is passed to the writer (transfer.WriterOptions): a test
 	// seam for crash tests; nil in production.
 	Failpoint func(name string)
@@ -71,6 +76,7 @@ func DefaultOptions() Options {
 		BatchInterval:  time.Second,
 		MaxUnavailable: 16,
 		Now:            time.Now,
+		Dump:           dumpzip.DefaultOptions(),
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -36,9 +37,16 @@ import (
 func Run(ctx context.Context, set Set, d Deps, opts Options) (*Summary, error) {
 	opts = opts.withDefaults()
 	r := &run{set: set, d: d, opts: opts, breaker: transfer.Breaker{Max: opts.MaxUnavailable},
-		sum: &Summary{Set: set, ChangeList: set.ChangeList, From: set.Cursor, Cursor: set.Cursor, Started: opts.Now()}}
+		sum: &Summary{Set: set, Via: "list", From: set.Cursor, Cursor: set.Cursor, Started: opts.Now()}}
+	if set.viaDump() {
+		r.sum.ChangeDump, r.sum.Via = set.ChangeDump, "dump"
+	} else {
+		r.sum.ChangeList = set.ChangeList
+	}
 	opts.Progress.Start(r.sum.Started)
 	err := r.run(ctx)
+	r.closePackages()
+	r.sum.Packages = r.packages.Load()
 	r.sum.Ended = opts.Now()
 	return r.sum, err
 }
@@ -51,6 +59,8 @@ type run struct {
 	hist    *history
 	ledger  *ledger
 	breaker transfer.Breaker
+	// packages counts the Change Dump packages downloaded.
+	packages atomic.Int64
 }
 
 func (r *run) run(ctx context.Context) error {
@@ -58,7 +68,11 @@ func (r *run) run(ctx context.Context) error {
 		return fmt.Errorf("incremental sync of %s needs a starting point (a baseline or a from time)", r.set.CapabilityList)
 	}
 	began := time.Now()
-	h, err := r.readHistory(ctx)
+	read := r.readHistory
+	if r.set.viaDump() {
+		read = r.readDumpHistory
+	}
+	h, err := read(ctx)
 	r.hist = h
 	r.d.Log.Debug().Int("lists", len(h.lists)).Int("changes", len(h.changes)).Dur("took", time.Since(began)).Msg("change history read")
 	r.sum.Earliest, r.sum.ListsRead, r.sum.ListsSkipped = h.earliest, len(h.lists), h.skipped
@@ -69,7 +83,7 @@ func (r *run) run(ctx context.Context) error {
 		return fmt.Errorf("read the change history of set %s: %w", r.set.CapabilityList, err)
 	}
 	if !h.earliest.IsZero() && h.earliest.After(r.set.Cursor) {
-		return &GapError{ChangeList: r.set.ChangeList, Cursor: r.set.Cursor, Earliest: h.earliest}
+		return &GapError{ChangeList: r.set.doc(), Cursor: r.set.Cursor, Earliest: h.earliest}
 	}
 	for _, c := range h.changes {
 		r.sum.Changes++
@@ -95,7 +109,7 @@ func (r *run) run(ctx context.Context) error {
 	case err != nil:
 		return err
 	case r.opts.Drain.Err() != nil:
-		return fmt.Errorf("incremental sync of %s: %w", r.set.ChangeList, resourcesync.ErrInterrupted)
+		return fmt.Errorf("incremental sync of %s: %w", r.set.doc(), resourcesync.ErrInterrupted)
 	}
 	return nil
 }

@@ -16,9 +16,23 @@ type Set struct {
 	ID             int64  // state's set ID
 	CapabilityList string // the set's Capability List
 	ChangeList     string // the Change List (or Change List Index) it names
+	// ChangeDump, when set, is the Change Dump (or Change Dump Index) to
+	// read the changes from instead of the Change List.
+	ChangeDump string
 	// Cursor is where to start: the time of the first unprocessed change
 	// (the state's cursor, or the user's --from). It must not be zero.
 	Cursor time.Time
+}
+
+// viaDump reports whether the changes come from the Change Dump.
+func (s Set) viaDump() bool { return s.ChangeDump != "" }
+
+// doc is the document the changes come from.
+func (s Set) doc() string {
+	if s.viaDump() {
+		return s.ChangeDump
+	}
+	return s.ChangeList
 }
 
 // Summary is the outcome of an incremental run of one set. Counts are per
@@ -26,20 +40,26 @@ type Set struct {
 // per change.
 type Summary struct {
 	Set        Set    `json:"-"`
-	ChangeList string `json:"change_list"`
+	ChangeList string `json:"change_list,omitempty"`
+	ChangeDump string `json:"change_dump,omitempty"`
+	Via        string `json:"via"` // "list" or "dump"
 	// From is the cursor the run started at; Cursor the one it recorded.
 	From   time.Time `json:"from"`
 	Cursor time.Time `json:"cursor"`
 	// Earliest is the earliest time the Source's history covers (its
 	// from); zero when the Source does not say.
-	Earliest      time.Time `json:"earliest,omitzero"`
-	ListsRead     int       `json:"lists_read"`
-	ListsSkipped  int       `json:"lists_skipped"`  // closed lists recorded as done, not fetched again
-	Changes       int64     `json:"changes"`        // changes at or after From read
-	AlreadyDone   int64     `json:"already_done"`   // of those, recorded as applied by an earlier run
-	Applied       int64     `json:"applied"`        // recorded as applied by this run
-	ChangesFailed int64     `json:"changes_failed"` // recorded as failed by this run (retried next run)
-	Retried       int64     `json:"retried"`        // resources retried because an earlier run failed them
+	Earliest time.Time `json:"earliest,omitzero"`
+	// ListsRead counts the Change Lists read (Change Dump packages, via
+	// the dump), ListsSkipped the closed ones recorded as done and not
+	// fetched again.
+	ListsRead     int   `json:"lists_read"`
+	ListsSkipped  int   `json:"lists_skipped"`
+	Packages      int64 `json:"packages,omitempty"` // Change Dump packages downloaded
+	Changes       int64 `json:"changes"`            // changes at or after From read
+	AlreadyDone   int64 `json:"already_done"`       // of those, recorded as applied by an earlier run
+	Applied       int64 `json:"applied"`            // recorded as applied by this run
+	ChangesFailed int64 `json:"changes_failed"`     // recorded as failed by this run (retried next run)
+	Retried       int64 `json:"retried"`            // resources retried because an earlier run failed them
 	resourcesync.Counts
 	// WouldDelete counts resources deleted at the Source whose local copy
 	// was kept (no Delete, or a dry run).

@@ -171,23 +171,54 @@ func (w *worker) fetch(ctx context.Context, res result) (result, error) {
 	if r.opts.DryRun {
 		return res, nil
 	}
-	got, err := transfer.Get(ctx, r.d.Fetcher, r.d.Mirror, req)
+	from, fromPackage, err := w.source(ctx, u)
 	if err != nil {
 		if transfer.Fatal(err) {
 			return res, err
 		}
-		if berr := r.breaker.Note(u.uri, err); berr != nil {
-			return res, berr
+		res.outcome, res.cause = outFailed, err
+		return res, nil
+	}
+	got, err := transfer.Get(ctx, from, r.d.Mirror, req)
+	if err != nil {
+		if transfer.Fatal(err) {
+			return res, err
+		}
+		if !fromPackage { // a package's faults say nothing about the Source
+			if berr := r.breaker.Note(u.uri, err); berr != nil {
+				return res, berr
+			}
 		}
 		res.outcome, res.cause = outFailed, err
 		return res, nil
 	}
-	_ = r.breaker.Note(u.uri, nil)
+	if !fromPackage {
+		_ = r.breaker.Note(u.uri, nil)
+	}
 	res.ticket, res.bytes, res.held = got.Ticket, got.Bytes, &got.Held
 	if got.Ticket == "" { // 304: the copy held is current
 		res.outcome = outUnchanged
 	}
 	return res, nil
+}
+
+// source is where the unit's bytes come from: the bitstream of its final
+// change in its Change Dump package, or the Source - for a Change List, a
+// retried failure, or a package that cannot be used. An error is fatal
+// (transfer.Fatal) or concerns this resource alone.
+func (w *worker) source(ctx context.Context, u *unit) (transfer.Fetcher, bool, error) {
+	r := w.run
+	if u.final == nil || r.hist.lists[u.final.list].pkg == nil {
+		return r.d.Fetcher, false, nil
+	}
+	m, err := r.member(ctx, u.final)
+	switch {
+	case err == nil:
+		return m, true, nil
+	case errors.Is(err, errNoPackage):
+		return r.d.Fetcher, false, nil
+	}
+	return nil, false, transfer.Classify(ctx, err)
 }
 
 // inStep reports whether the copy held is the version the change

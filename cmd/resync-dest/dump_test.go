@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/resync-dest/resync-dest/fixtures"
 )
@@ -103,4 +104,41 @@ func TestParseSize(t *testing.T) {
 			t.Errorf("parseSize(%q) = %d, %v; want %d, ok %v", tc.in, got, err, tc.want, tc.ok)
 		}
 	}
+}
+
+// incremental --via dump applies the changes out of the Change Dump's
+// packages; auto takes the Change List when there is one, the Change Dump
+// when it is all the Source offers.
+func TestIncrementalViaChangeDump(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		noList bool
+		via    []string
+	}{
+		{"--via dump", false, []string{"--via", "dump"}},
+		{"auto without a Change List", true, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src, srv := served(t, func(s *fixtures.Spec) { s.ChangeDump, s.NoChangeList, s.ChangeListMax = true, tc.noList, 5 })
+			dest := t.TempDir()
+			runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+			if err := src.AdvanceRandom(12, time.Second); err != nil {
+				t.Fatal(err)
+			}
+			src.ResetCounts()
+			flags := append([]string{"incremental", "--dest", dest, "--delete", "--max-delete", "100%"}, tc.via...)
+			r := runCLI(t, args(flags, srv.URL)...).want(t, 0)
+			contains(t, r.stdout, "12 read (0 applied before), 12 applied, 0 failed", "Change Dump packages read")
+			if n := src.ResourceBodies(); n != 0 {
+				t.Errorf("%d resources fetched one by one", n)
+			}
+			incAssertIsSource(t, src, dest)
+			assertNoTempFiles(t, dest)
+		})
+	}
+	_, srv := served(t, nil)
+	dest := t.TempDir()
+	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+	r := runCLI(t, args([]string{"incremental", "--dest", dest, "--via", "dump"}, srv.URL)...).want(t, exitFatal)
+	contains(t, r.stderr+r.stdout, "offers no Change Dump")
 }

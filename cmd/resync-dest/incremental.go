@@ -85,11 +85,12 @@ func runIncremental(ctx context.Context, o syncOptions, f incrementalFlags, d *d
 	stop := startProgress(d, progressMode(o, d), prog)
 	rep, err := agent.Incremental(ctx, disc, e.agentDeps(d), agent.IncrementalOptions{
 		Worker:          incrementalWorkerOptions(o, d, prog),
-		Baseline:        baselineWorkerOptions(o, defaultBaselineFlags(), d, prog),
+		Baseline:        baselineWorkerOptions(o, d, prog),
 		CapabilityList:  o.capabilityList,
 		AllowHosts:      o.allowHosts,
 		From:            f.from,
 		RebaselineOnGap: f.rebaselineOnGap,
+		Via:             o.via,
 	})
 	stop()
 	if errors.Is(err, agent.ErrNoStartingPoint) {
@@ -105,6 +106,7 @@ func runIncremental(ctx context.Context, o syncOptions, f incrementalFlags, d *d
 
 func incrementalWorkerOptions(o syncOptions, d *deps, prog *resourcesync.Progress) incremental.Options {
 	wo := incremental.DefaultOptions()
+	wo.Dump.MaxSize = o.maxDumpSize
 	wo.Workers = o.workers
 	wo.Delete = o.delete
 	wo.MaxDelete = o.maxDelete
@@ -126,9 +128,13 @@ func writeIncremental(w io.Writer, s *incremental.Summary, indented bool) {
 	}
 	writeCounts(w, s.Counts)
 	fmt.Fprintf(w, " in %s\n", s.Ended.Sub(s.Started).Round(time.Millisecond))
-	fmt.Fprintf(w, "    changes since %s: %d read (%d applied before), %d applied, %d failed; %d lists read, %d skipped as done; cursor %s\n",
+	lists := fmt.Sprintf("%d lists read, %d skipped as done", s.ListsRead, s.ListsSkipped)
+	if s.Via == "dump" {
+		lists = fmt.Sprintf("%d Change Dump packages read (%d downloaded), %d skipped as done", s.ListsRead, s.Packages, s.ListsSkipped)
+	}
+	fmt.Fprintf(w, "    changes since %s: %d read (%d applied before), %d applied, %d failed; %s; cursor %s\n",
 		resourcesync.FormatDatetime(s.From), s.Changes, s.AlreadyDone, s.Applied, s.ChangesFailed,
-		s.ListsRead, s.ListsSkipped, resourcesync.FormatDatetime(s.Cursor))
+		lists, resourcesync.FormatDatetime(s.Cursor))
 	if s.Retried > 0 {
 		fmt.Fprintf(w, "    %d resources that failed before were tried again\n", s.Retried)
 	}

@@ -50,12 +50,13 @@ func runSync(ctx context.Context, o syncOptions, rebaselineOnGap bool, d *deps) 
 	prog := &resourcesync.Progress{}
 	stop := startProgress(d, progressMode(o, d), prog)
 	rep, err := agent.Sync(ctx, disc, e.agentDeps(d), agent.SyncOptions{
-		Baseline:        baselineWorkerOptions(o, defaultBaselineFlags(), d, prog),
+		Baseline:        baselineWorkerOptions(o, d, prog),
 		Incremental:     incrementalWorkerOptions(o, d, prog),
 		CapabilityList:  o.capabilityList,
 		AllowHosts:      o.allowHosts,
 		RebaselineOnGap: rebaselineOnGap,
 		Checksum:        o.checksum,
+		Via:             o.via,
 	})
 	stop()
 	err = outcome(rep, err)

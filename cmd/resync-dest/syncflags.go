@@ -1,11 +1,15 @@
 package main
 
 import (
+	"fmt"
+	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/resync-dest/resync-dest/agent"
 	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/mirror"
 )
@@ -25,6 +29,8 @@ type syncOptions struct {
 	allowHosts     []string
 	json           bool
 	progress       string
+	via            string // agent.ViaList, ViaDump or ViaAuto
+	maxDumpSize    int64
 	http           httpOptions
 }
 
@@ -43,6 +49,8 @@ func syncFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "allow-host", Usage: "also fetch resources from `HOST` (repeatable; default: the Source's own hosts only)"},
 		&cli.BoolFlag{Name: "json", Usage: "print the final summary as one JSON document on stdout"},
 		&cli.StringFlag{Name: "progress", Value: "auto", Usage: "auto, always or never: a live progress line on stderr"},
+		&cli.StringFlag{Name: "via", Value: agent.ViaAuto, Usage: "copy from the Resource/Change `list`, the Resource/Change dump, or auto: a baseline into a set that holds nothing uses the Resource Dump, incremental the Change List, each when offered"},
+		&cli.StringFlag{Name: "max-dump-size", Value: "10GiB", Usage: "refuse a dump package that downloads or inflates to more than `SIZE` (bytes, or with K, M, G, T: KiB...; KB, MB, GB, TB: powers of 1000)"},
 	}, httpFlags()...)
 }
 
@@ -87,8 +95,41 @@ func parseSyncFlags(c *cli.Context, verb string) (syncOptions, error) {
 			return o, usageErrorf("--allow-host %q: want a host name, optionally with :port", h)
 		}
 	}
+	switch o.via = c.String("via"); o.via {
+	case agent.ViaList, agent.ViaDump, agent.ViaAuto:
+	default:
+		return o, usageErrorf("--via %q: want list, dump or auto", o.via)
+	}
+	if o.maxDumpSize, err = parseSize(c.String("max-dump-size")); err != nil || o.maxDumpSize < 1 {
+		return o, usageErrorf("--max-dump-size %q: want a positive size such as 10GiB or 500MB", c.String("max-dump-size"))
+	}
 	if o.http, err = parseHTTPFlags(c); err != nil {
 		return o, err
 	}
 	return o, nil
+}
+
+// parseSize reads a byte count with an optional unit: K, M, G, T and
+// KiB... are powers of 1024, KB... powers of 1000, B is bytes.
+func parseSize(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	i := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	num, unit := s, ""
+	if i >= 0 {
+		num, unit = s[:i], strings.TrimSpace(s[i:])
+	}
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil || f < 0 {
+		return 0, fmt.Errorf("size %q: not a number of bytes", s)
+	}
+	mult := map[string]float64{"": 1, "b": 1,
+		"k": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gib": 1 << 30, "t": 1 << 40, "tib": 1 << 40,
+		"kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12}[strings.ToLower(unit)]
+	if mult == 0 {
+		return 0, fmt.Errorf("size %q: unknown unit %q", s, unit)
+	}
+	if f*mult >= math.MaxInt64 {
+		return 0, fmt.Errorf("size %q: too large", s)
+	}
+	return int64(f * mult), nil
 }
