@@ -14,8 +14,9 @@ import (
 	"github.com/resync-dest/resync-dest/fixtures"
 )
 
-// Item 3: kill -9 at any moment. Each kind of run (baseline today;
-// incremental and dump runs plug in as more killRuns) is killed at seeded
+// Item 3: kill -9 at any moment. Each kind of run (a baseline from the
+// Resource List, a baseline from the Resource Dump, an incremental run
+// from the Change List and one from the Change Dump) is killed at seeded
 // random moments; after each kill the state is intact and claims nothing
 // the disk lacks, and the resumed run ends with a mirror identical to the
 // Source, no temp files, and without redoing what was recorded.
@@ -47,36 +48,144 @@ type killRun struct {
 	prepare func(t *testing.T, k *killCase)
 	// args is the command line of the run, killed and then resumed.
 	args func(k *killCase) []string
-	// owed is how many resource bodies the resumed run must fetch given
-	// what the state recorded when the run was killed: what was recorded
-	// is not fetched again, everything else is.
+	// owed is how many resources the resumed run must fetch (or extract)
+	// given what the state recorded when the run was killed: what was
+	// recorded is not done again, everything else is.
 	owed func(t *testing.T, k *killCase, after stateView) int
+	// slowPath and slowFault stretch the run so that kills land in its
+	// middle; without them each resource is served slowly.
+	slowPath  string
+	slowFault fixtures.Fault
+	// redone is how many resources the resumed run fetched or extracted;
+	// nil means the resource bodies the Source served.
+	redone func(t *testing.T, k *killCase, r result) int
+	// updates: the run replaces files the state holds, so a file may be
+	// newer than its record - published by a batch the kill kept from
+	// being recorded - but never other bytes than one of the two.
+	updates bool
+}
+
+// killRuns are the runs the loop kills.
+func killRuns() []killRun {
+	return []killRun{baselineKillRun(), dumpKillRun(), incrementalKillRun(), changeDumpKillRun()}
+}
+
+// written is what a run wrote into the mirror, from its --json summary:
+// the resources created and updated (a dump's come out of its packages, so
+// the Source's counts cannot tell). Not one was fetched one by one.
+func written(t *testing.T, k *killCase, r result) int {
+	t.Helper()
+	if n := k.src.ResourceBodies(); n != 0 {
+		t.Errorf("the resume fetched %d resources one by one; the packages hold them", n)
+	}
+	s := incJSON(t, r)
+	return s.Counts["created"] + s.Counts["updated"]
+}
+
+// slowDown installs the fault that stretches kr's run.
+func (kr killRun) slowDown(k *killCase) {
+	if kr.slowPath != "" {
+		k.src.SetFault(kr.slowPath, kr.slowFault)
+		return
+	}
+	k.src.SetFault("/dataset1/res/*", fixtures.Fault{Delay: slow})
+}
+
+// redoneBy is how many resources the resume r fetched or extracted.
+func (kr killRun) redoneBy(t *testing.T, k *killCase, r result) int {
+	if kr.redone != nil {
+		return kr.redone(t, k, r)
+	}
+	return k.src.ResourceBodies()
+}
+
+// resourcesNotHeld is what a baseline owes: every resource the state does
+// not hold.
+func resourcesNotHeld(t *testing.T, k *killCase, after stateView) int {
+	held := heldURIs(after.held)
+	n := 0
+	for _, r := range k.src.Resources(0) {
+		if !held[r.URI] {
+			n++
+		}
+	}
+	return n
+}
+
+// changesOwed is what an incremental run owes: the resources whose last
+// change is not a deletion and is not recorded as applied.
+func changesOwed(t *testing.T, k *killCase, _ stateView) int {
+	_, owed := incRecorded(t, k.src, k.dest)
+	return owed
+}
+
+// baselineThenChanges prepares an incremental run: a baseline, then changes.
+func baselineThenChanges(t *testing.T, k *killCase) {
+	runCLI(t, "baseline", "--dest", k.dest, "--via", "list", "--progress", "never", k.srv.URL).want(t, 0)
+	if err := k.src.AdvanceRandom(900, time.Second); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// dumpKillRun is a baseline of an empty mirror from a Resource Dump of
+// several packages, downloaded slowly so that kills land between them and
+// while their entries are written.
+func dumpKillRun() killRun {
+	return killRun{
+		name: "baseline from the Resource Dump",
+		spec: func(s *fixtures.Spec) { s.Resources, s.DumpPackages = 1200, 6 },
+		args: func(k *killCase) []string {
+			return []string{"baseline", "--json", "--via", "dump", "--dest", k.dest, "--workers", "4", "--progress", "never", "--max-retry-wait", "5ms", k.srv.URL}
+		},
+		owed:      resourcesNotHeld,
+		redone:    written,
+		slowPath:  "/dataset1/resourcedump-*",
+		slowFault: fixtures.Fault{Trickle: time.Millisecond, TrickleBytes: 32 << 10},
+	}
+}
+
+// incrementalKillRun applies a Change List history to a mirror.
+func incrementalKillRun() killRun {
+	return killRun{
+		name:    "incremental from the Change List",
+		spec:    func(s *fixtures.Spec) { s.Resources, s.ChangeListMax = 300, 200 },
+		prepare: baselineThenChanges,
+		args: func(k *killCase) []string {
+			return []string{"incremental", "--delete", "--max-delete", "100%", "--dest", k.dest, "--workers", "4", "--progress", "never", "--max-retry-wait", "5ms", k.srv.URL}
+		},
+		owed:    changesOwed,
+		updates: true,
+	}
+}
+
+// changeDumpKillRun applies a Change Dump history: packages downloaded
+// slowly, as the workers come to need them.
+func changeDumpKillRun() killRun {
+	return killRun{
+		name:    "incremental from the Change Dump",
+		spec:    func(s *fixtures.Spec) { s.Resources, s.ChangeListMax, s.ChangeDump = 300, 150, true },
+		prepare: baselineThenChanges,
+		args: func(k *killCase) []string {
+			return []string{"incremental", "--json", "--via", "dump", "--delete", "--max-delete", "100%", "--dest", k.dest, "--workers", "4", "--progress", "never", "--max-retry-wait", "5ms", k.srv.URL}
+		},
+		owed:      changesOwed,
+		updates:   true,
+		redone:    written,
+		slowPath:  "/dataset1/changedump-*",
+		slowFault: fixtures.Fault{Trickle: time.Millisecond, TrickleBytes: 2 << 10},
+	}
 }
 
 // baselineKillRun is a baseline of an empty mirror.
 func baselineKillRun() killRun {
 	return killRun{
-		name: "baseline",
+		name: "baseline from the Resource List",
 		spec: func(s *fixtures.Spec) { s.Resources = 600 },
 		args: func(k *killCase) []string {
 			return []string{"baseline", "--dest", k.dest, "--workers", "4", "--progress", "never", "--max-retry-wait", "5ms", k.srv.URL}
 		},
-		owed: func(t *testing.T, k *killCase, after stateView) int {
-			held := heldURIs(after.held)
-			n := 0
-			for _, r := range k.src.Resources(0) {
-				if !held[r.URI] {
-					n++
-				}
-			}
-			return n
-		},
+		owed: resourcesNotHeld,
 	}
-}
-
-// killRuns are the runs the loop kills.
-func killRuns() []killRun {
-	return []killRun{baselineKillRun()}
 }
 
 func TestGuaranteeKill9AnywhereThenResume(t *testing.T) {
@@ -118,7 +227,7 @@ func newKillCase(t *testing.T, kr killRun) *killCase {
 func killLoop(t *testing.T, kr killRun, iterations int, rng *rand.Rand) {
 	// Calibrate: how long does an uninterrupted run take?
 	k := newKillCase(t, kr)
-	k.src.SetFault("/dataset1/res/*", fixtures.Fault{Delay: slow})
+	kr.slowDown(k)
 	start := time.Now()
 	startProc(t, nil, kr.args(k)...).wantExit(t, 0)
 	span := time.Since(start)
@@ -128,7 +237,8 @@ func killLoop(t *testing.T, kr killRun, iterations int, rng *rand.Rand) {
 	for i := range iterations {
 		k := newKillCase(t, kr)
 		moment := time.Duration(rng.Float64() * 1.2 * float64(span))
-		k.src.SetFault("/dataset1/res/*", fixtures.Fault{Delay: slow})
+		full := kr.owed(t, k, readState(t, k.dest, k.src.CapabilityListURL(0)))
+		kr.slowDown(k)
 		k.src.ResetCounts()
 		p := startProc(t, nil, kr.args(k)...)
 		time.Sleep(moment)
@@ -139,10 +249,13 @@ func killLoop(t *testing.T, kr killRun, iterations int, rng *rand.Rand) {
 		}
 
 		after := readState(t, k.dest, k.src.CapabilityListURL(0))
-		assertHeldOnDisk(t, k.dest, after.held)
+		if kr.updates {
+			incAssertHeldOnDisk(t, k.src, k.dest)
+		} else {
+			assertHeldOnDisk(t, k.dest, after.held)
+		}
 		owed := kr.owed(t, k, after)
-		total := len(k.src.Resources(0))
-		if owed > 0 && owed < total {
+		if owed > 0 && owed < full {
 			partial++
 		}
 		how := "killed"
@@ -153,9 +266,9 @@ func killLoop(t *testing.T, kr killRun, iterations int, rng *rand.Rand) {
 
 		k.src.ClearFaults()
 		k.src.ResetCounts()
-		runCLI(t, kr.args(k)...).want(t, 0)
-		if got := k.src.ResourceBodies(); got != owed {
-			t.Errorf("iteration %d: the resume fetched %d bodies, want the %d not recorded", i, got, owed)
+		r := runCLI(t, kr.args(k)...).want(t, 0)
+		if got := kr.redoneBy(t, k, r); got != owed {
+			t.Errorf("iteration %d: the resume fetched %d resources, want the %d not recorded", i, got, owed)
 		}
 		assertMirrorIsSource(t, k.src, k.dest)
 		assertNoTempFiles(t, k.dest)
