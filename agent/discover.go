@@ -51,11 +51,13 @@ const maxUpLinks = 8
 // (§6.3). When the URL itself leads nowhere it tries the well-known URI and
 // robots.txt of its host.
 //
-// A Capability List that cannot be read is reported in its SetInfo.Err; the
-// other sets are still returned. Discover fails when no set can be found:
-// with an error wrapping ErrNotResourceSync listing everything tried, or
-// resourcesync.ErrUnavailable when the Source could not be reached, or the
-// first malformed or mismatched document on the way up.
+// A Capability List that cannot be read, or that names a Resource Dump,
+// Change Dump or archive that is not one (an error naming both URLs and
+// wrapping *resourcesync.CapabilityMismatchError), is reported in its
+// SetInfo.Err; the other sets are still returned. Discover fails when no
+// set can be found: with an error wrapping ErrNotResourceSync listing
+// everything tried, or resourcesync.ErrUnavailable when the Source could not
+// be reached, or the first malformed or mismatched document on the way up.
 func Discover(ctx context.Context, f Fetcher, start string, opts DiscoverOptions) (*Discovery, error) {
 	u, err := url.Parse(start)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -430,9 +432,10 @@ func (d *discoverer) fromSourceDescription(ctx context.Context, sdURL, via strin
 	return nil
 }
 
-// addSet reads one Capability List into a set. A Capability List that
-// cannot be read becomes a set with Err; only an unreachable Source stops
-// discovery.
+// addSet reads one Capability List into a set and checks the documents it
+// names (checkDocs). A Capability List that cannot be read, or names a
+// document that is not what it says, becomes a set with Err; only an
+// unreachable Source stops discovery.
 func (d *discoverer) addSet(ctx context.Context, clURL, sdURL string) error {
 	if _, dup := d.res.Set(clURL); dup {
 		return nil
@@ -478,5 +481,66 @@ func (d *discoverer) addSet(ctx context.Context, clURL, sdURL string) error {
 			d.warn("Capability List %s points up to %s, not to the Source Description %s that lists it", clURL, got, sdURL)
 		}
 	}
+	if err := d.checkDocs(ctx, s); err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
+		s.Err = err
+		s.Error = err.Error()
+	}
 	return nil
+}
+
+// checkedAtDiscovery reports whether discovery reads the header of the
+// document a Capability List names as a c, to check that it is one.
+// Dumps and archives list packages and lists, not resources, so they are
+// small; a Resource List or Change List can hold 50,000 entries and is
+// read whole by every sync anyway, which checks its capability then
+// (resourcesync.Walk). Notification channels are WebSub topics, not
+// documents.
+func checkedAtDiscovery(c resourcesync.Capability) bool {
+	switch c {
+	case resourcesync.CapResourceDump, resourcesync.CapChangeDump,
+		resourcesync.CapResourceListArchive, resourcesync.CapResourceDumpArchive,
+		resourcesync.CapChangeListArchive, resourcesync.CapChangeDumpArchive:
+		return true
+	}
+	return false
+}
+
+// checkDocs checks that each document the set's Capability List names
+// (those checkedAtDiscovery) has the capability it is named with (§9). Only
+// the document itself is read: for an index, not its parts, which the sync
+// checks when it reads them. It returns the mismatched and malformed
+// documents joined, each error naming the Capability List and the
+// document; a document that cannot be fetched is only warned about, since
+// the sync meets it again only if it needs it.
+func (d *discoverer) checkDocs(ctx context.Context, s *SetInfo) error {
+	var errs []error
+	for _, doc := range s.Capabilities {
+		if !checkedAtDiscovery(doc.Capability) {
+			continue
+		}
+		p, err := d.open(ctx, doc.URL)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			d.warn("Capability List %s names %s as its %s, which cannot be read to check it (%v)", s.CapabilityList, doc.URL, doc.Capability.Name(), err)
+			continue
+		}
+		h, ok, err := d.header(p)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("Capability List %s names %s as its %s: %w", s.CapabilityList, doc.URL, doc.Capability.Name(), err))
+		case !ok || h.Capability() != doc.Capability:
+			got := resourcesync.Capability("")
+			if ok {
+				got = h.Capability()
+			}
+			errs = append(errs, fmt.Errorf("Capability List %s: %w", s.CapabilityList,
+				&resourcesync.CapabilityMismatchError{URL: p.url, Got: got, Want: doc.Capability}))
+		}
+	}
+	return errors.Join(errs...)
 }

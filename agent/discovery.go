@@ -24,8 +24,9 @@ type SetInfo struct {
 	DescribedBy    string          `json:"described_by,omitempty"`
 	LastMod        time.Time       `json:"lastmod,omitzero"`
 	Capabilities   []CapabilityDoc `json:"capabilities"`
-	// Err is set when the Capability List could not be read; the other sets
-	// are still usable.
+	// Err is set when the Capability List could not be read or names a
+	// document that is not of the capability it names it with; the other
+	// sets are still usable.
 	Err   error  `json:"-"`
 	Error string `json:"error,omitempty"`
 }
