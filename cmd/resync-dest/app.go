@@ -16,6 +16,7 @@ type deps struct {
 	log    zerolog.Logger
 	drain  context.Context // cancelled when the user asks to stop (first signal)
 	isTerm bool            // stderr is a terminal (live progress)
+	quiet  bool            // --quiet: no summary for a person when all went well
 	// failpoint is the writer's crash-test hook, set only from
 	// RESYNC_DEST_FAILPOINT (failpoint.go); nil otherwise.
 	failpoint func(name string)
@@ -34,21 +35,15 @@ func newApp(io stdio, drain context.Context) *cli.App {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "log-format", Value: "console", Usage: "log format: console or json (logs go to stderr)", EnvVars: []string{"RESYNC_DEST_LOG_FORMAT"}},
 			&cli.StringFlag{Name: "log-level", Value: "info", Usage: "trace, debug, info, warn or error", EnvVars: []string{"RESYNC_DEST_LOG_LEVEL"}},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "only warnings and errors; no progress", EnvVars: []string{"RESYNC_DEST_QUIET"}},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "only warnings and errors, no progress, and no summary when all went well", EnvVars: []string{"RESYNC_DEST_QUIET"}},
 		},
 		Before: func(c *cli.Context) error {
-			log, err := newLogger(io.err, logOptions{
-				format: c.String("log-format"), level: c.String("log-level"), quiet: c.Bool("quiet"),
-			})
-			if err != nil {
-				return err
-			}
 			fp, err := failpointFromEnv(os.Getenv(failpointEnv))
 			if err != nil {
 				return err
 			}
-			d = deps{io: io, log: log, drain: drain, isTerm: isTerminal(io.err) && !c.Bool("quiet"), failpoint: fp}
-			return nil
+			d = deps{io: io, drain: drain, failpoint: fp}
+			return d.setLogging(logOptions{format: c.String("log-format"), level: c.String("log-level"), quiet: c.Bool("quiet")})
 		},
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
 			return &exitError{code: exitUsage, err: err}
@@ -70,8 +65,58 @@ func newApp(io stdio, drain context.Context) *cli.App {
 		if cmd.OnUsageError == nil {
 			cmd.OnUsageError = app.OnUsageError
 		}
+		// The logging flags work after the command too (resync-dest sync
+		// --quiet ...), as the contract lists them among its options.
+		cmd.Flags = append(cmd.Flags, commandLogFlags()...)
+		cmd.Before = func(c *cli.Context) error { return d.commandLogging(c) }
 	}
 	return app
+}
+
+// commandLogFlags are the logging flags as a command's own: without
+// defaults or environment variables, which the global ones have.
+func commandLogFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "log-format", Usage: "log format: console or json (as the global flag)"},
+		&cli.StringFlag{Name: "log-level", Usage: "trace, debug, info, warn or error (as the global flag)"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "only warnings and errors, no progress, and no summary when all went well (as the global flag)"},
+	}
+}
+
+// commandLogging rebuilds the logger when a command was given logging
+// flags of its own: each one given after the command wins over the global
+// one.
+func (d *deps) commandLogging(c *cli.Context) error {
+	local := map[string]bool{}
+	for _, n := range c.LocalFlagNames() {
+		local[n] = true
+	}
+	if !local["log-format"] && !local["log-level"] && !local["quiet"] && !local["q"] {
+		return nil
+	}
+	global := c.Lineage()[1]
+	o := logOptions{format: global.String("log-format"), level: global.String("log-level"), quiet: global.Bool("quiet")}
+	if local["log-format"] {
+		o.format = c.String("log-format")
+	}
+	if local["log-level"] {
+		o.level = c.String("log-level")
+	}
+	if local["quiet"] || local["q"] {
+		o.quiet = c.Bool("quiet")
+	}
+	return d.setLogging(o)
+}
+
+// setLogging makes the logger and the display settings for o.
+func (d *deps) setLogging(o logOptions) error {
+	log, err := newLogger(d.io.err, o)
+	if err != nil {
+		return err
+	}
+	d.log, d.quiet = log, o.quiet
+	d.isTerm = isTerminal(d.io.err) && !o.quiet
+	return nil
 }
 
 // commands lists the commands that work. A command is registered only once

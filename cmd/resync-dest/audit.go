@@ -156,8 +156,11 @@ func writeAuditReport(d *deps, o auditOptions, rep *audit.Report) error {
 			return fmt.Errorf("write the HTML report: %w", err)
 		}
 	}
-	if o.json {
+	switch {
+	case o.json:
 		return rep.WriteJSON(d.io.out)
+	case d.quiet && rep.InSync:
+		return nil // --quiet: say nothing when there is nothing to say
 	}
 	return rep.WriteText(d.io.out, repair)
 }

@@ -91,7 +91,7 @@ func baselineWorkerOptions(o syncOptions, d *deps, prog *resourcesync.Progress) 
 	wo.Progress = prog
 	wo.Failpoint = d.failpoint
 	if o.dryRun {
-		wo.Plan = d.io.out
+		wo.Plan = planOutput(o, d)
 	}
 	return wo
 }

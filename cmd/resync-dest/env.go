@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/resync-dest/resync-dest/agent"
 	"github.com/resync-dest/resync-dest/baseline"
@@ -26,6 +27,9 @@ type env struct {
 // openEnv opens the mirror (taking its lock), the state and the HTTP
 // client. A dry run opens both read-only: it writes nothing.
 func openEnv(ctx context.Context, o syncOptions, d *deps) (*env, error) {
+	if err := checkStatePath(o); err != nil {
+		return nil, err
+	}
 	e := &env{release: func() error { return nil }}
 	client, err := newClient(o.url, o.http, d)
 	if err != nil {
@@ -56,13 +60,19 @@ func openEnv(ctx context.Context, o syncOptions, d *deps) (*env, error) {
 	if statePath == "" {
 		statePath = filepath.Join(m.StateDir(), "state.db")
 	}
+	if !o.dryRun {
+		if err := os.MkdirAll(filepath.Dir(statePath), 0o755); err != nil {
+			e.close()
+			return nil, fmt.Errorf("make the directory of the state %s: %w", statePath, err)
+		}
+	}
 	so := state.DefaultOptions()
 	so.Path = statePath
 	so.ReadOnly = o.dryRun
 	db, err := state.Open(ctx, so)
 	if err != nil {
 		e.close()
-		return nil, fmt.Errorf("open state %s: %w", statePath, err)
+		return nil, err // it names the state file
 	}
 	e.store = db
 	// Listings are temporary databases: under .resync-dest/tmp when we may
@@ -81,6 +91,31 @@ func openEnv(ctx context.Context, o syncOptions, d *deps) (*env, error) {
 		}
 	}
 	return e, nil
+}
+
+// checkStatePath refuses a --state file among the mirror's content, where
+// a deletion (--delete, or a --map) could remove it and audit would
+// report it: it belongs outside DIR or under DIR/.resync-dest.
+func checkStatePath(o syncOptions) error {
+	if o.statePath == "" {
+		return nil
+	}
+	abs, err := filepath.Abs(o.statePath)
+	if err != nil {
+		return usageErrorf("--state %s: %v", o.statePath, err)
+	}
+	dest, err := filepath.Abs(o.dest)
+	if err != nil {
+		return usageErrorf("--dest %s: %v", o.dest, err)
+	}
+	rel, err := filepath.Rel(dest, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil // outside the mirror
+	}
+	if top, _, _ := strings.Cut(filepath.ToSlash(rel), "/"); top == ".resync-dest" && rel != ".resync-dest" {
+		return nil
+	}
+	return usageErrorf("--state %s is inside the mirror %s, among its content: put it outside, or under %s", o.statePath, dest, filepath.Join(dest, ".resync-dest"))
 }
 
 func (e *env) close() error {

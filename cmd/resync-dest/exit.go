@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/resync-dest/resync-dest/agent"
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
@@ -68,6 +69,8 @@ func exitCode(err error, sig os.Signal) int {
 	// Precedence when several sets failed differently: what the user must
 	// act on first.
 	switch {
+	case errors.Is(err, agent.ErrUnknownSet), errors.Is(err, agent.ErrNoStartingPoint):
+		return exitUsage // the command line named what is not there
 	case errors.Is(err, resourcesync.ErrInterrupted):
 		return exitSIGINT
 	case errors.Is(err, resourcesync.ErrLocal):

@@ -29,6 +29,10 @@ type httpOptions struct {
 	caCert       string
 	insecure     bool
 	maxRetryWait time.Duration
+	// perHost bounds the requests in flight to one host; 0 means the
+	// client's default (8). The sync commands raise it to --workers, so
+	// that --workers 16 means 16 fetches against a Source on one host.
+	perHost int
 }
 
 func parseHTTPFlags(c *cli.Context) (httpOptions, error) {
@@ -64,6 +68,7 @@ func newClient(start string, o httpOptions, d *deps) (*source.Client, error) {
 	so.CACertFile = o.caCert
 	so.InsecureSkipVerify = o.insecure
 	so.MaxRetryWait = o.maxRetryWait
+	so.PerHost = max(so.PerHost, o.perHost)
 	so.MinRetryWait = min(so.MinRetryWait, so.MaxRetryWait)
 	so.Logger = d.log.With().Str("component", "http").Logger()
 	c, err := source.New(so)

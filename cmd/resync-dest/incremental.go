@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -93,9 +92,6 @@ func runIncremental(ctx context.Context, o syncOptions, f incrementalFlags, d *d
 		Via:             o.via,
 	})
 	stop()
-	if errors.Is(err, agent.ErrNoStartingPoint) {
-		err = &exitError{code: exitUsage, err: err}
-	}
 	err = outcome(rep, err)
 	if rep != nil || o.json {
 		printReport(d, o.json, "incremental", rep, err)
@@ -115,7 +111,7 @@ func incrementalWorkerOptions(o syncOptions, d *deps, prog *resourcesync.Progres
 	wo.Progress = prog
 	wo.Failpoint = d.failpoint
 	if o.dryRun {
-		wo.Plan = d.io.out
+		wo.Plan = planOutput(o, d)
 	}
 	return wo
 }

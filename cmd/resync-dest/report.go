@@ -34,6 +34,9 @@ func printReport(d *deps, asJSON bool, command string, rep *agent.Report, err er
 		_ = enc.Encode(jr)
 		return
 	}
+	if d.quiet && err == nil {
+		return // --quiet: a cron job mails only when something went wrong
+	}
 	w := d.io.out
 	title := command
 	if rep.DryRun {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -106,6 +107,7 @@ func parseSyncFlags(c *cli.Context, verb string) (syncOptions, error) {
 	if o.http, err = parseHTTPFlags(c); err != nil {
 		return o, err
 	}
+	o.http.perHost = o.workers
 	return o, nil
 }
 
@@ -132,4 +134,13 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("size %q: too large", s)
 	}
 	return int64(f * mult), nil
+}
+
+// planOutput is where a dry run prints its plan: stdout, unless stdout is
+// for the --json document.
+func planOutput(o syncOptions, d *deps) io.Writer {
+	if o.json {
+		return d.io.err
+	}
+	return d.io.out
 }
