@@ -120,7 +120,8 @@ func TestDifferences(t *testing.T) {
 	}
 }
 
-// --fast trusts the state and the size: the bit flip goes unseen, the
+// --fast trusts the state for a file whose size and mtime are the
+// recorded ones: the bit flip, whose mtime was set back, goes unseen; the
 // rest does not.
 func TestFast(t *testing.T) {
 	h := newHarness(t, nil)
@@ -134,6 +135,60 @@ func TestFast(t *testing.T) {
 	checkFindings(t, "missing", rep.Missing, want.missing)
 	checkFindings(t, "extra", rep.Extra, want.extra)
 	checkFindings(t, "changed", rep.Changed, []audit.Difference{want.changed[0], want.changed[2]})
+}
+
+// --fast is a quick check: a same-size edit that gives the file a new
+// mtime is re-hashed and found; with the mtime set back it passes, and
+// only re-hashing every file (the default) finds it.
+func TestFastQuickCheck(t *testing.T) {
+	h := newHarness(t, nil)
+	h.baseline(0, nil)
+	r := h.src.Resources(0)[0]
+	p := h.file(h.rel(r.URI))
+	info, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !info.ModTime().Equal(r.LastMod) {
+		t.Fatalf("mtime %v, want the lastmod %v", info.ModTime(), r.LastMod)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[0] ^= 0x01
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edited := time.Now().Add(-time.Hour) // unlike any lastmod of the fixture
+	if err := os.Chtimes(p, edited, edited); err != nil {
+		t.Fatal(err)
+	}
+	wantMD5, _ := r.Fixity.Get(resourcesync.AlgMD5)
+	gotMD5 := md5.Sum(b)
+	changed := []audit.Difference{{URI: r.URI, Path: h.rel(r.URI), Reason: "md5",
+		Expected: wantMD5, Actual: hex.EncodeToString(gotMD5[:])}}
+	fast := func(_ *audit.Set, o *audit.Options) { o.Fast = true }
+
+	rep := h.mustAudit(fast)
+	if want := (audit.Counts{Listed: 40, InSync: 39, Changed: 1}); rep.Counts != want {
+		t.Errorf("new mtime, --fast: counts %+v, want %+v", rep.Counts, want)
+	}
+	checkFindings(t, "new mtime, --fast: changed", rep.Changed, changed)
+
+	if err := os.Chtimes(p, info.ModTime(), info.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	rep = h.mustAudit(fast)
+	if want := (audit.Counts{Listed: 40, InSync: 40}); !rep.InSync || rep.Counts != want {
+		t.Errorf("mtime set back, --fast: in sync %v, counts %+v, want %+v (the trade-off: the edit is not seen)",
+			rep.InSync, rep.Counts, want)
+	}
+	rep = h.mustAudit(nil)
+	if want := (audit.Counts{Listed: 40, InSync: 39, Changed: 1}); rep.Counts != want {
+		t.Errorf("mtime set back, re-hashing: counts %+v, want %+v", rep.Counts, want)
+	}
+	checkFindings(t, "mtime set back, re-hashing: changed", rep.Changed, changed)
 }
 
 func checkFindings(t *testing.T, kind string, got, want []audit.Difference) {

@@ -33,10 +33,16 @@ func (a *auditor) check(j job) {
 		a.checkUnverifiable(j, d)
 		return
 	}
-	if a.opts.Fast {
-		a.checkRecorded(j, d)
+	if a.opts.Fast && a.quickCheck(j, d) {
 		return
 	}
+	a.checkHashed(j, d, algs)
+}
+
+// checkHashed re-hashes the file with algs, streaming it, and compares the
+// digests with the Source's.
+func (a *auditor) checkHashed(j job, d Difference, algs []string) {
+	l := j.l
 	sums, n, err := a.d.Mirror.HashFile(l.Path, algs)
 	switch {
 	case err != nil && gone(err):
@@ -57,26 +63,35 @@ func (a *auditor) check(j job) {
 	a.col.inSync(false)
 }
 
-// checkRecorded is Fast: the digests the state recorded when the file was
-// fetched stand for the file, whose size must still be the recorded one.
-// Without a record that can be compared, the file is compared as one
-// without a hash.
-func (a *auditor) checkRecorded(j job, d Difference) {
+// quickCheck is Fast, rsync's and rclone's quick check: when the file
+// still has the size and the modification time it was written with, the
+// digests the state recorded for it stand for its bytes. (A size other
+// than the Source's length was found by check already.) A file is written
+// with the Source's lastmod as its mtime, and the state records that
+// lastmod (Held.LastMod); Held.Fetched is the clock when the fetch began,
+// which no file carries.
+//
+// It reports whether it decided. It does not when there is no record with
+// a digest to compare and a lastmod, or when the file's size or mtime is
+// not the recorded one (an edit in place, a copy made by another tool, or
+// a lastmod the Source changed without changing the bytes): the record
+// does not describe the file, and the caller re-hashes it. A same-size
+// edit whose mtime was set back goes unseen.
+func (a *auditor) quickCheck(j job, d Difference) bool {
 	h := j.held
-	if h == nil || !sharesAlg(j.l.Fixity, h.Fixity) {
-		a.checkUnverifiable(j, d)
-		return
+	if h == nil || h.LastMod.IsZero() || !sharesAlg(j.l.Fixity, h.Fixity) {
+		return false
+	}
+	if j.info.Size() != h.Length || !sameInstant(j.info.ModTime(), h.LastMod) {
+		return false
 	}
 	if alg, want, got, mismatch := firstMismatch(j.l.Fixity, h.Fixity); mismatch {
 		d.Reason, d.Expected, d.Actual = alg, want, got
 		a.col.changed(d, false)
-		return
-	}
-	if j.info.Size() != h.Length {
-		a.col.changed(lengthDiff(d, h.Length, j.info.Size()), false)
-		return
+		return true
 	}
 	a.col.inSync(false)
+	return true
 }
 
 // checkUnverifiable compares a resource that has no hash to check (its

@@ -13,8 +13,9 @@
 // lastmod differs from the Source's latest metadata), or in sync; a local
 // file in the set's tree that the Source does not list is extra. By
 // default every local file is re-hashed, in parallel, with every algorithm
-// the Source gives; Options.Fast trusts the digests the state recorded
-// when the file was fetched, and the file's size.
+// the Source gives; Options.Fast re-hashes only the files whose size or
+// modification time is not the one the state recorded, and trusts the
+// digests recorded when the others were fetched.
 //
 // A Report gathers the sets' findings and renders them for a person
 // (WriteText, rclone's "- + * !" lines), for scripts (WriteJSON) and as a

@@ -10,10 +10,12 @@ import (
 type Options struct {
 	// Workers is how many local files are checked (hashed) at once.
 	Workers int
-	// Fast trusts the state instead of re-hashing: a file is in sync when
-	// its size is the Source's length and the digests the state recorded
-	// for it agree with the Source's; a bit flip that keeps the size goes
-	// unseen.
+	// Fast is a quick check, as rsync's and rclone's: a file whose size
+	// and modification time are the ones the state recorded for it (the
+	// Source's lastmod, which a sync sets as the mtime) is not re-hashed,
+	// the digests recorded when it was fetched stand for it; any other
+	// file is re-hashed. An edit that keeps the size and the mtime (a bit
+	// flip, or an mtime set back) goes unseen.
 	Fast bool
 	// Scope decides which listed resources are compared: the ones a
 	// baseline would fetch. Others are counted as skipped (and a local

@@ -20,8 +20,7 @@ type Counts struct {
 	Changed int64 `json:"changed"`
 	Errors  int64 `json:"errors"`
 	// Unverifiable counts resources compared by length and lastmod only:
-	// the Source gives no hash this program computes (or, with Fast, the
-	// state recorded none to trust).
+	// the Source gives no hash this program computes.
 	Unverifiable int64 `json:"unverifiable"`
 	// Skipped counts listed resources out of scope (on another host):
 	// not compared, as a baseline does not fetch them.
@@ -83,7 +82,7 @@ type SetReport struct {
 	ChangesApplied int64     `json:"changes_applied"`
 	Through        time.Time `json:"through,omitzero"`
 	// Method is "hash" (local files re-hashed) or "fast" (the state's
-	// digests and the files' sizes trusted).
+	// digests trusted for files whose size and mtime are the recorded ones).
 	Method   string   `json:"method,omitempty"`
 	Counts   Counts   `json:"counts"`
 	Warnings []string `json:"warnings,omitempty"`

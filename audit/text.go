@@ -75,7 +75,7 @@ func (r *Report) writeSet(tw *textWriter, s *SetReport) {
 	if s.Err == nil {
 		tw.printf("    %s\n", countsLine(s.Counts))
 		if s.Method == "fast" {
-			tw.printf("    --fast: local files were not re-hashed; the digests recorded in the state and the files' sizes were trusted\n")
+			tw.printf("    --fast: files whose size and modification time are the ones recorded in the state were not re-hashed; the digests recorded were trusted\n")
 		}
 	}
 	for _, w := range s.Warnings {

@@ -37,8 +37,9 @@ func auditCommand(d *deps) *cli.Command {
 Lists published since, and compares the mirror with it: a resource is missing (the Source
 has it, the mirror does not), changed (its length or a hash differs from the Source's; the
 report says which) or in sync; a file in the set's tree that the Source does not list is
-extra. Local files are re-hashed with every algorithm the Source gives (--fast trusts the
-digests recorded in the state and the files' sizes instead). Resources without a hash are
+extra. Local files are re-hashed with every algorithm the Source gives (--fast is a quick
+check: it re-hashes only files whose size or modification time differs from the state's
+record, and trusts the digests recorded for the rest). Resources without a hash are
 compared by length and lastmod and counted as unverifiable.
 
 Nothing is written: neither the mirror nor the state (the audit is not recorded as a run).
@@ -53,7 +54,7 @@ not be reached, 1 on other errors (a set or a file that could not be compared).`
 			&cli.StringFlag{Name: "capability-list", Usage: "only the set of resources of this Capability List `URL` (default: every set)"},
 			&cli.IntFlag{Name: "workers", Value: audit.DefaultOptions().Workers, Usage: "how many files are hashed at once (default: one per CPU, at least 2)"},
 			&cli.StringSliceFlag{Name: "allow-host", Usage: "also compare resources on `HOST` (repeatable; as given to the sync commands)"},
-			&cli.BoolFlag{Name: "fast", Usage: "do not re-hash: trust the digests recorded in the state and the files' sizes"},
+			&cli.BoolFlag{Name: "fast", Usage: "quick check: re-hash only files whose size or mtime differs from the state's record"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as one JSON document on stdout"},
 			&cli.StringFlag{Name: "html", Usage: "also write the report as a self-contained HTML page to `FILE`"},
 		}, httpFlags()...),

@@ -28,13 +28,23 @@ func startProgress(d *deps, mode string, p *resourcesync.Progress) (stop func())
 	if live {
 		interval = liveInterval
 	}
+	t := time.NewTicker(interval)
+	stopShowing := showProgress(d, live, t.C, time.Now, p)
+	return func() {
+		stopShowing()
+		t.Stop()
+	}
+}
+
+// showProgress draws (live) or logs a progress line at each tick until the
+// returned stop is called; the ticks and the clock are given so that a
+// test can drive it.
+func showProgress(d *deps, live bool, tick <-chan time.Time, now func() time.Time, p *resourcesync.Progress) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		t := time.NewTicker(interval)
-		defer t.Stop()
 		for {
 			select {
 			case <-done:
@@ -42,8 +52,8 @@ func startProgress(d *deps, mode string, p *resourcesync.Progress) (stop func())
 					fmt.Fprint(d.io.err, "\r\033[K")
 				}
 				return
-			case <-t.C:
-				line := progressLine(p, time.Now())
+			case <-tick:
+				line := progressLine(p, now())
 				if live {
 					fmt.Fprint(d.io.err, "\r\033[K"+line)
 				} else {
