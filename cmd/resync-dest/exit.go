@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/resync-dest/resync-dest/agent"
 	"github.com/resync-dest/resync-dest/resourcesync"
@@ -81,6 +82,25 @@ func exitCode(err error, sig os.Signal) int {
 		return exitUnavailable
 	}
 	return exitFatal
+}
+
+// gravity orders exit statuses by what the user must act on first, when
+// several runs (the Sources of a --config file) ended differently.
+var gravity = []int{exitOK, exitPartial, exitDifferences, exitUnavailable, exitLocked, exitSafetyStop, exitUsage, exitFatal}
+
+// gravest is the exit status of several runs' errors: a signal's, else the
+// gravest of theirs.
+func gravest(errs []error, sig os.Signal) int {
+	if sig != nil {
+		return signalExitCode(sig)
+	}
+	worst := exitOK
+	for _, err := range errs {
+		if code := exitCode(err, nil); slices.Index(gravity, code) > slices.Index(gravity, worst) {
+			worst = code
+		}
+	}
+	return worst
 }
 
 // isSilent reports whether the error was already reported to the user.

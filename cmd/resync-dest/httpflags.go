@@ -35,7 +35,7 @@ type httpOptions struct {
 	perHost int
 }
 
-func parseHTTPFlags(c *cli.Context) (httpOptions, error) {
+func parseHTTPFlags(c flagValues) (httpOptions, error) {
 	o := httpOptions{
 		headers: http.Header{}, caCert: c.String("ca-cert"),
 		insecure: c.Bool("insecure-skip-tls-verify"), maxRetryWait: c.Duration("max-retry-wait"),

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/urfave/cli/v2"
 
@@ -20,9 +22,15 @@ does). A set without a Change List gets a baseline every time. Run it from cron 
 timer; every run is recorded in the state and the exit status says how it went.
 
 With --checksum every set gets a baseline that re-hashes the local files: the repair for
-local damage, which the Source's changes cannot reveal.`,
-		Flags: append(syncFlags(), rebaselineOnGapFlag()),
+local damage, which the Source's changes cannot reveal.
+
+With --config FILE (and no URL) it keeps every Source the YAML file lists, one after the
+other, each into its own mirror; the exit status is the gravest of theirs.`,
+		Flags: append(syncFlags(), rebaselineOnGapFlag(), configFlag()),
 		Action: func(c *cli.Context) error {
+			if path := c.String("config"); path != "" {
+				return syncConfig(c, path, d)
+			}
 			o, err := parseSyncFlags(c, "sync")
 			if err != nil {
 				return err
@@ -30,6 +38,62 @@ local damage, which the Source's changes cannot reveal.`,
 			return runSync(c.Context, o, c.Bool("rebaseline-on-gap"), d)
 		},
 	}
+}
+
+func configFlag() cli.Flag {
+	return &cli.StringFlag{Name: "config", Usage: "keep every Source listed in this YAML `FILE` (see the README), instead of one URL", EnvVars: []string{"RESYNC_DEST_CONFIG"}}
+}
+
+// syncConfig is sync --config: each Source of the file in turn.
+func syncConfig(c *cli.Context, path string, d *deps) error {
+	srcs, err := configSyncOptions(c, path, "sync")
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for i, s := range srcs {
+		if d.drain.Err() != nil {
+			break // stopped by a signal: the next Sources wait for the next run
+		}
+		err := runSync(c.Context, s.opts, s.values.Bool("rebaseline-on-gap"), d)
+		if err != nil {
+			if !isSilent(err) {
+				fmt.Fprintf(d.io.err, "resync-dest: %s (source %d of %s): %v\n", s.opts.url, i+1, path, err)
+			}
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return &exitError{code: gravest(errs, signalOf(d.drain)), silent: true, err: errors.Join(errs...)}
+}
+
+// configSync is one Source of a --config file with its parsed options.
+type configSync struct {
+	configSource
+	opts syncOptions
+}
+
+// configSyncOptions loads the config file and parses each Source's
+// options; a Source whose options are wrong is a usage error naming it.
+func configSyncOptions(c *cli.Context, path, verb string) ([]configSync, error) {
+	if c.NArg() != 0 {
+		return nil, usageErrorf("%s --config %s lists the Sources: give no URL", verb, path)
+	}
+	srcs, err := loadConfig(c, path)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]configSync, len(srcs))
+	for i, s := range srcs {
+		o, err := parseSyncOptions(s.values, s.url, verb)
+		if err != nil {
+			return nil, usageErrorf("--config %s: source %d (%s): %v", path, i+1, s.url, err)
+		}
+		out[i] = configSync{configSource: s, opts: o}
+	}
+	return out, nil
 }
 
 // runSync is the sync command.

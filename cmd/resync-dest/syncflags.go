@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -55,16 +56,35 @@ func syncFlags() []cli.Flag {
 	}, httpFlags()...)
 }
 
+// flagValues is where options are read from: the command line
+// (*cli.Context), or one Source of a --config file under it
+// (configValues).
+type flagValues interface {
+	String(name string) string
+	StringSlice(name string) []string
+	Int(name string) int
+	Bool(name string) bool
+	Duration(name string) time.Duration
+}
+
+// parseSyncFlags reads the options of a sync command given one URL on
+// its command line.
 func parseSyncFlags(c *cli.Context, verb string) (syncOptions, error) {
+	if c.NArg() != 1 {
+		return syncOptions{}, usageErrorf("%s takes one URL (the Source, or one of its documents), or --config FILE", verb)
+	}
+	return parseSyncOptions(c, c.Args().First(), verb)
+}
+
+// parseSyncOptions reads and checks the options of a sync command for the
+// Source at url.
+func parseSyncOptions(c flagValues, url, verb string) (syncOptions, error) {
 	o := syncOptions{
 		dest: c.String("dest"), statePath: c.String("state"), capabilityList: c.String("capability-list"),
 		workers: c.Int("workers"), delete: c.Bool("delete"), dryRun: c.Bool("dry-run"), checksum: c.Bool("checksum"),
 		allowHosts: c.StringSlice("allow-host"), json: c.Bool("json"), progress: c.String("progress"),
 	}
-	if c.NArg() != 1 {
-		return o, usageErrorf("%s takes one URL (the Source, or one of its documents)", verb)
-	}
-	o.url = c.Args().First()
+	o.url = url
 	if o.dest == "" {
 		return o, usageErrorf("%s needs --dest DIR", verb)
 	}
