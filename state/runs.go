@@ -124,30 +124,16 @@ func (db *DB) Runs(ctx context.Context, limit int) ([]Run, error) {
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
-	rows, err := db.read.QueryContext(ctx, `
-		SELECT r.id, r.kind, r.started, r.ended, r.status, r.exit_code, r.listed, r.created, r.updated, r.unchanged,
-			r.deleted, r.failed, r.skipped, r.bytes, r.message,
-			(SELECT group_concat(set_id) FROM run_sets WHERE run_id = r.id)
-		FROM runs r ORDER BY r.id DESC LIMIT ?`, limit)
+	rows, err := db.read.QueryContext(ctx, `SELECT `+runColumns+` FROM runs r ORDER BY r.id DESC LIMIT ?`, limit)
 	if err != nil {
 		return nil, fmt.Errorf("read runs: %w", err)
 	}
 	defer rows.Close()
 	var out []Run
 	for rows.Next() {
-		var r Run
-		var started, ended, sets sql.NullString
-		c := &r.Counts
-		if err := rows.Scan(&r.ID, &r.Kind, &started, &ended, &r.Status, &r.ExitCode, &c.Listed, &c.Created, &c.Updated,
-			&c.Unchanged, &c.Deleted, &c.Failed, &c.Skipped, &c.Bytes, &r.Message, &sets); err != nil {
+		r, err := scanRun(rows)
+		if err != nil {
 			return nil, fmt.Errorf("read runs: %w", err)
-		}
-		var errs [3]error
-		r.Started, errs[0] = parseTime(started)
-		r.Ended, errs[1] = parseTime(ended)
-		r.Sets, errs[2] = parseIDs(sets.String)
-		if err := errors.Join(errs[:]...); err != nil {
-			return nil, fmt.Errorf("read run %d: %w", r.ID, err)
 		}
 		out = append(out, r)
 	}
@@ -155,6 +141,85 @@ func (db *DB) Runs(ctx context.Context, limit int) ([]Run, error) {
 		return nil, fmt.Errorf("read runs: %w", err)
 	}
 	return out, nil
+}
+
+// runColumns are the columns scanRun reads, from runs aliased r.
+const runColumns = `r.id, r.kind, r.started, r.ended, r.status, r.exit_code, r.listed, r.created, r.updated,
+	r.unchanged, r.deleted, r.failed, r.skipped, r.bytes, r.message,
+	(SELECT group_concat(set_id) FROM run_sets WHERE run_id = r.id)`
+
+func scanRun(sc scanner) (Run, error) {
+	var r Run
+	var started, ended, sets sql.NullString
+	c := &r.Counts
+	if err := sc.Scan(&r.ID, &r.Kind, &started, &ended, &r.Status, &r.ExitCode, &c.Listed, &c.Created, &c.Updated,
+		&c.Unchanged, &c.Deleted, &c.Failed, &c.Skipped, &c.Bytes, &r.Message, &sets); err != nil {
+		return Run{}, err
+	}
+	var errs [3]error
+	r.Started, errs[0] = parseTime(started)
+	r.Ended, errs[1] = parseTime(ended)
+	r.Sets, errs[2] = parseIDs(sets.String)
+	if err := errors.Join(errs[:]...); err != nil {
+		return Run{}, fmt.Errorf("run %d: %w", r.ID, err)
+	}
+	return r, nil
+}
+
+// RunTotal sums the runs of one kind that share a status.
+type RunTotal struct {
+	Kind   string
+	Status string // RunRunning for runs not (yet) finished: their counts are zero
+	Runs   int64
+	Counts RunCounts
+}
+
+// RunTotals returns the runs summed by kind and status, ordered by kind
+// then status (byte order); runs not finished are summed under RunRunning.
+// It reads one snapshot of the runs, in read-only mode too (a missing
+// database has none). On error it returns nil and the error, which says
+// what was being read. Safe for concurrent use.
+func (db *DB) RunTotals(ctx context.Context) ([]RunTotal, error) {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT kind, status, count(*), sum(listed), sum(created), sum(updated), sum(unchanged),
+			sum(deleted), sum(failed), sum(skipped), sum(bytes)
+		FROM runs GROUP BY kind, status ORDER BY kind, status`)
+	if err != nil {
+		return nil, fmt.Errorf("read run totals: %w", err)
+	}
+	defer rows.Close()
+	var out []RunTotal
+	for rows.Next() {
+		var t RunTotal
+		c := &t.Counts
+		if err := rows.Scan(&t.Kind, &t.Status, &t.Runs, &c.Listed, &c.Created, &c.Updated, &c.Unchanged,
+			&c.Deleted, &c.Failed, &c.Skipped, &c.Bytes); err != nil {
+			return nil, fmt.Errorf("read run totals: %w", err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read run totals: %w", err)
+	}
+	return out, nil
+}
+
+// LastSuccess returns the run that ended last with exit code 0 (the latest
+// start, then the highest ID, among those that ended at the same instant),
+// and false when no run has ended so. Runs not finished never count, even
+// though their exit code reads 0. Works in read-only mode too. On error it
+// returns false and the error. Safe for concurrent use.
+func (db *DB) LastSuccess(ctx context.Context) (Run, bool, error) {
+	r, err := scanRun(db.read.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs r
+		WHERE r.exit_code = 0 AND r.ended IS NOT NULL
+		ORDER BY r.ended DESC, r.started DESC, r.id DESC LIMIT 1`))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Run{}, false, nil
+	}
+	if err != nil {
+		return Run{}, false, fmt.Errorf("read last successful run: %w", err)
+	}
+	return r, true, nil
 }
 
 // parseIDs reads group_concat's comma-separated IDs, sorted.
