@@ -129,5 +129,6 @@ func commands(d *deps) []*cli.Command {
 		syncCommand(d),
 		auditCommand(d),
 		statusCommand(d),
+		watchCommand(d),
 	}
 }

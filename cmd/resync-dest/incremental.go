@@ -71,6 +71,7 @@ func runIncremental(ctx context.Context, o syncOptions, f incrementalFlags, d *d
 	if err != nil {
 		return err
 	}
+	defer writeMetricsTextfiles(ctx, d, o)
 	defer e.close()
 	disc, err := agent.Discover(ctx, e.client, o.url, agent.DefaultDiscoverOptions())
 	if err != nil {

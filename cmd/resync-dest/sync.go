@@ -51,11 +51,14 @@ func syncConfig(c *cli.Context, path string, d *deps) error {
 		return err
 	}
 	var errs []error
+	var done []syncOptions
+	defer func() { writeMetricsTextfiles(c.Context, d, done...) }()
 	for i, s := range srcs {
 		if d.drain.Err() != nil {
 			break // stopped by a signal: the next Sources wait for the next run
 		}
-		err := runSync(c.Context, s.opts, s.values.Bool("rebaseline-on-gap"), d)
+		done = append(done, s.opts)
+		err := syncAndReport(c.Context, s.opts, s.values.Bool("rebaseline-on-gap"), d)
 		if err != nil {
 			if !isSilent(err) {
 				fmt.Fprintf(d.io.err, "resync-dest: %s (source %d of %s): %v\n", s.opts.url, i+1, path, err)
@@ -98,14 +101,31 @@ func configSyncOptions(c *cli.Context, path, verb string) ([]configSync, error) 
 
 // runSync is the sync command.
 func runSync(ctx context.Context, o syncOptions, rebaselineOnGap bool, d *deps) error {
+	err := syncAndReport(ctx, o, rebaselineOnGap, d)
+	writeMetricsTextfiles(ctx, d, o)
+	return err
+}
+
+// syncAndReport is one sync of one mirror with its summary printed.
+func syncAndReport(ctx context.Context, o syncOptions, rebaselineOnGap bool, d *deps) error {
+	_, err := syncOnce(ctx, o, rebaselineOnGap, d, func(rep *agent.Report, err error) {
+		printReport(d, o.json, "sync", rep, err)
+	})
+	return err
+}
+
+// syncOnce is one sync of one mirror: it returns what discovery found (nil
+// if nothing) and the run's error, and hands the report to report before
+// the run is recorded as finished. watch runs it again and again.
+func syncOnce(ctx context.Context, o syncOptions, rebaselineOnGap bool, d *deps, report func(*agent.Report, error)) (*agent.Discovery, error) {
 	e, err := openEnv(ctx, o, d)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer e.close()
 	disc, err := agent.Discover(ctx, e.client, o.url, agent.DefaultDiscoverOptions())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, w := range disc.Warnings {
 		d.log.Warn().Msg(w)
@@ -124,7 +144,7 @@ func runSync(ctx context.Context, o syncOptions, rebaselineOnGap bool, d *deps) 
 	})
 	stop()
 	err = outcome(rep, err)
-	printReport(d, o.json, "sync", rep, err)
+	report(rep, err)
 	rec.finish(rep, err)
-	return err
+	return disc, err
 }

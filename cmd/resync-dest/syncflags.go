@@ -33,7 +33,10 @@ type syncOptions struct {
 	progress       string
 	via            string // agent.ViaList, ViaDump or ViaAuto
 	maxDumpSize    int64
-	http           httpOptions
+	// metricsTextfile is where the run's metrics go, for node_exporter's
+	// textfile collector; "" for none.
+	metricsTextfile string
+	http            httpOptions
 }
 
 // syncFlags are the flags of baseline, incremental and sync.
@@ -52,6 +55,7 @@ func syncFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "json", Usage: "print the final summary as one JSON document on stdout"},
 		&cli.StringFlag{Name: "progress", Value: "auto", Usage: "auto, always or never: a live progress line on stderr"},
 		&cli.StringFlag{Name: "via", Value: agent.ViaAuto, Usage: "copy from the Resource/Change `list`, the Resource/Change dump, or auto: a baseline into a set that holds nothing uses the Resource Dump, incremental the Change List, each when offered"},
+		&cli.StringFlag{Name: "metrics-textfile", Usage: "after the run, write the mirror's metrics to `FILE` (Prometheus text format, atomically), for node_exporter's textfile collector", EnvVars: []string{"RESYNC_DEST_METRICS_TEXTFILE"}},
 		&cli.StringFlag{Name: "max-dump-size", Value: "10GiB", Usage: "refuse a dump package that downloads or inflates to more than `SIZE` (bytes, or with K, M, G, T: KiB...; KB, MB, GB, TB: powers of 1000)"},
 	}, httpFlags()...)
 }
@@ -83,6 +87,7 @@ func parseSyncOptions(c flagValues, url, verb string) (syncOptions, error) {
 		dest: c.String("dest"), statePath: c.String("state"), capabilityList: c.String("capability-list"),
 		workers: c.Int("workers"), delete: c.Bool("delete"), dryRun: c.Bool("dry-run"), checksum: c.Bool("checksum"),
 		allowHosts: c.StringSlice("allow-host"), json: c.Bool("json"), progress: c.String("progress"),
+		metricsTextfile: c.String("metrics-textfile"),
 	}
 	o.url = url
 	if o.dest == "" {

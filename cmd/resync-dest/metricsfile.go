@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/resync-dest/resync-dest/metrics"
+	"github.com/resync-dest/resync-dest/state"
+)
+
+// stateMetrics reads one mirror's metrics from its state, read-only (a run
+// may be writing it); ok is false when the mirror has no state yet.
+func stateMetrics(ctx context.Context, o syncOptions) (m metrics.Mirror, ok bool, err error) {
+	path := o.statePath
+	if path == "" {
+		path = filepath.Join(o.dest, ".resync-dest", "state.db")
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return metrics.Mirror{Dest: o.dest}, false, nil
+	}
+	so := state.DefaultOptions()
+	so.Path, so.ReadOnly = path, true
+	db, err := state.Open(ctx, so)
+	if err != nil {
+		return metrics.Mirror{Dest: o.dest}, false, err
+	}
+	defer db.Close()
+	m, err = mirrorMetrics(ctx, db, o.dest)
+	return m, err == nil, err
+}
+
+// mirrorsSnapshot reads the metrics of every mirror, each from its state.
+func mirrorsSnapshot(opts []syncOptions) metrics.Snapshot {
+	return func(ctx context.Context) ([]metrics.Mirror, error) {
+		var out []metrics.Mirror
+		var errs []error
+		for _, o := range opts {
+			m, ok, err := stateMetrics(ctx, o)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("metrics of %s: %w", o.dest, err))
+			}
+			if ok {
+				out = append(out, m)
+			}
+		}
+		return out, errors.Join(errs...)
+	}
+}
+
+func watchSnapshot(targets []watchTarget) metrics.Snapshot {
+	opts := make([]syncOptions, len(targets))
+	for i, t := range targets {
+		opts[i] = t.o
+	}
+	return mirrorsSnapshot(opts)
+}
+
+// writeMetricsTextfiles writes the --metrics-textfile of the runs just
+// made: one file per path, with the mirrors that name it. A file that
+// cannot be written is logged: the runs' outcome is what the exit status
+// says.
+func writeMetricsTextfiles(ctx context.Context, d *deps, opts ...syncOptions) {
+	byPath := map[string][]syncOptions{}
+	var paths []string
+	for _, o := range opts {
+		if o.metricsTextfile == "" || o.dryRun {
+			continue
+		}
+		if _, seen := byPath[o.metricsTextfile]; !seen {
+			paths = append(paths, o.metricsTextfile)
+		}
+		byPath[o.metricsTextfile] = append(byPath[o.metricsTextfile], o)
+	}
+	for _, p := range paths {
+		c := metrics.NewCollector(mirrorsSnapshot(byPath[p]), nil, metrics.DefaultOptions())
+		if err := metrics.WriteTextfile(p, c); err != nil {
+			d.log.Warn().Err(err).Msg("cannot write --metrics-textfile")
+		}
+	}
+}
