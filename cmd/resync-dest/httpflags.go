@@ -17,9 +17,9 @@ import (
 func httpFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: "header", Usage: "extra request header `'Name: value'` sent to the Source's own host only (repeatable)"},
-		&cli.StringFlag{Name: "ca-cert", Usage: "PEM `FILE` of certificate authorities trusted besides the system's"},
-		&cli.BoolFlag{Name: "insecure-skip-tls-verify", Usage: "do not verify the Source's TLS certificate (warned on every run)"},
-		&cli.DurationFlag{Name: "max-retry-wait", Value: 60 * time.Second, Usage: "longest wait between retries, Retry-After included"},
+		&cli.StringFlag{Name: "ca-cert", Usage: "PEM `FILE` of certificate authorities trusted besides the system's", EnvVars: []string{"RESYNC_DEST_CA_CERT"}},
+		&cli.BoolFlag{Name: "insecure-skip-tls-verify", Usage: "do not verify the Source's TLS certificate (warned on every run)", EnvVars: []string{"RESYNC_DEST_INSECURE_SKIP_TLS_VERIFY"}},
+		&cli.DurationFlag{Name: "max-retry-wait", Value: 60 * time.Second, Usage: "longest wait between retries, Retry-After included", EnvVars: []string{"RESYNC_DEST_MAX_RETRY_WAIT"}},
 	}
 }
 

@@ -118,52 +118,66 @@ func TestKill9MidIncrementalThenResume(t *testing.T) {
 	wholeBodies := src.ResourceBodies()
 
 	src.SetFault("/dataset1/res/*", fixtures.Fault{Delay: 20 * time.Millisecond})
-	steps := []struct {
-		failpoint    string // RESYNC_DEST_FAILPOINT, or "" for an outside kill
-		afterChanges int    // outside kill: once this many more changes are recorded
-	}{
-		{afterChanges: total / 5},
-		{failpoint: "after-publish:1"},
-		{failpoint: "after-commit:1"},
-	}
-	var bodies int
-	for i, st := range steps {
+	// Killed at the writer's two failpoints, then from outside after
+	// every k-th change recorded (k = an eighth of the history) until a
+	// run gets to the end before its kill.
+	steps := []string{"after-publish:1", "after-commit:1"}
+	k := total / 8
+	var bodies, outside int
+	for i := 0; ; i++ {
+		failpoint := ""
+		if i < len(steps) {
+			failpoint = steps[i]
+		}
 		before, owedBefore := incRecorded(t, src, killed)
 		src.ResetCounts()
 		c := exec.Command(os.Args[0], append([]string{"incremental", "--dest", killed}, append(flags, srv.URL)...)...)
 		c.Env = append(os.Environ(), "RESYNC_DEST_BE_MAIN=1")
-		if st.failpoint != "" {
-			c.Env = append(c.Env, failpointEnv+"="+st.failpoint)
+		if failpoint != "" {
+			c.Env = append(c.Env, failpointEnv+"="+failpoint)
 		}
 		var stderr bytes.Buffer
 		c.Stderr = &stderr
 		if err := c.Start(); err != nil {
 			t.Fatal(err)
 		}
-		if st.failpoint == "" {
+		exited := make(chan error, 1)
+		go func() { exited <- c.Wait() }()
+		var err error
+		if failpoint == "" {
 			deadline := time.Now().Add(2 * time.Minute)
+		poll:
 			for {
-				if n, _ := incRecorded(t, src, killed); n >= before+st.afterChanges || time.Now().After(deadline) {
+				select {
+				case err = <-exited:
+					break poll // ended by itself, before k more changes
+				case <-time.After(5 * time.Millisecond):
+				}
+				if n, _ := incRecorded(t, src, killed); n >= before+k || time.Now().After(deadline) {
+					c.Process.Kill()
+					err = <-exited
 					break
 				}
-				time.Sleep(5 * time.Millisecond)
 			}
-			c.Process.Kill()
+		} else {
+			err = <-exited
 		}
-		err := c.Wait()
-		ee, ok := err.(*exec.ExitError)
-		if !ok || ee.ExitCode() != -1 {
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != -1 {
+			if failpoint == "" && err == nil {
+				bodies += src.ResourceBodies()
+				break // this run reached the end before its kill
+			}
 			t.Fatalf("step %d: the run was not killed (%v)\n%s", i, err, stderr.String())
+		}
+		if failpoint == "" {
+			outside++
 		}
 		incAssertHeldOnDisk(t, src, killed)
 		after, owed := incRecorded(t, src, killed)
 		t.Logf("step %d (%s): %d changes recorded before, %d after; %d resources owed before, %d after; %d bodies fetched",
-			i, st.failpoint, before, after, owedBefore, owed, src.ResourceBodies())
-		if after <= before && st.failpoint != "after-publish:1" {
+			i, failpoint, before, after, owedBefore, owed, src.ResourceBodies())
+		if after <= before && failpoint != "after-publish:1" {
 			t.Errorf("step %d: nothing recorded before the kill", i)
-		}
-		if after >= total {
-			t.Fatalf("step %d: the run finished before it was killed", i)
 		}
 		// Whatever a run fetched was owed: nothing recorded is applied
 		// again (what it fetched and did not record is owed still).
@@ -171,6 +185,12 @@ func TestKill9MidIncrementalThenResume(t *testing.T) {
 			t.Errorf("step %d: fetched %d bodies, but only %d resources were owed", i, got, owedBefore)
 		}
 		bodies += src.ResourceBodies()
+		if i > 20 {
+			t.Fatalf("more than 20 kills and the history is not applied")
+		}
+	}
+	if outside < 2 {
+		t.Errorf("only %d kills from outside landed before a run finished", outside)
 	}
 
 	_, owed := incRecorded(t, src, killed)
