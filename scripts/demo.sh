@@ -66,8 +66,8 @@ if [ -z "${SOURCE_URL:-}" ]; then
 	serve "${hostport%/}" -changes "$changes"
 fi
 
-echo "== resync-dest --quiet sync --delete --dest $work/mirror $url   (the changes since: incremental)"
-"$rd" --quiet sync --delete --max-delete 50% --dest "$work/mirror" "$url"
+echo "== resync-dest sync --delete --dest $work/mirror $url   (the changes since: incremental)"
+"$rd" sync --delete --max-delete 50% --dest "$work/mirror" "$url"
 
 echo "== the same again: nothing changed, nothing is fetched"
 "$rd" sync --delete --dest "$work/mirror" "$url"
