@@ -23,12 +23,13 @@ import (
 	"github.com/resync-dest/resync-dest/state"
 )
 
-// Item 4: local disk faults. The baseline command runs in-process over a
-// mirror whose file system (mirror.FaultFS) fails one kind of operation
-// with ENOSPC or EIO. Whatever fails, the previous version of every file
-// stays, the state records nothing the disk did not take (no new record,
-// no new baseline point), the error names the path and the cause and maps
-// to exit 1, and the run stops instead of retrying the failing operation.
+// Item 4: local disk faults. The baseline and incremental commands run
+// in-process over a mirror whose file system (mirror.FaultFS) fails one
+// kind of operation with ENOSPC or EIO. Whatever fails, the previous
+// version of every file stays, the state records nothing the disk did not
+// take (no new record, no new baseline point, the cursor where it was),
+// the error names the path and the cause and maps to exit 1, and the run
+// stops instead of retrying the failing operation.
 
 // faultCounter is a FaultFS Fault that fails the operations that match,
 // while armed, and counts them.
@@ -54,10 +55,11 @@ func (f *faultCounter) fault(op, name string) error {
 	return err
 }
 
-// faultyBaseline runs the baseline command as runBaseline does, over a
-// mirror whose file system injects f's faults. It returns the exit status
-// the command would have and its error message.
-func faultyBaseline(t *testing.T, url, dest string, f *faultCounter) (int, string) {
+// faultyRun runs the baseline (or, with incremental, the incremental)
+// command as runBaseline does, over a mirror whose file system injects f's
+// faults. It returns the exit status the command would have and its error
+// message.
+func faultyRun(t *testing.T, incremental bool, url, dest string, f *faultCounter) (int, string) {
 	t.Helper()
 	ctx := context.Background()
 	var out bytes.Buffer
@@ -99,7 +101,11 @@ func faultyBaseline(t *testing.T, url, dest string, f *faultCounter) (int, strin
 	f.mu.Lock()
 	f.armed = true
 	f.mu.Unlock()
-	err = baselineIn(ctx, o, d, e)
+	if incremental {
+		err = incrementalIn(ctx, o, incrementalFlags{}, d, e)
+	} else {
+		err = baselineIn(ctx, o, d, e)
+	}
 	f.mu.Lock()
 	f.armed = false
 	f.mu.Unlock()
@@ -145,57 +151,69 @@ func TestGuaranteeLocalDiskFaults(t *testing.T) {
 			return when(op == mirror.OpRename && !tmp(name), syscall.ENOSPC)
 		}, 20},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			src, srv := served(t, func(s *fixtures.Spec) { s.Resources = 60 })
-			dest := t.TempDir()
-			runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
-			// 20 resources change at the Source: the next run replaces them.
-			var muts []fixtures.Mutation
-			for _, r := range src.Resources(0)[:20] {
-				muts = append(muts, fixtures.Mutation{Kind: fixtures.Update, Path: r.Path})
-			}
-			if err := src.Apply(src.At().Add(time.Hour), muts...); err != nil {
-				t.Fatal(err)
-			}
-			// Directories' mtimes may change (temp files come and go);
-			// files may not.
-			treeBefore := filesOnly(treeSnapshot(t, dest, true))
-			stateBefore := readState(t, dest, src.CapabilityListURL(0))
-
-			f := &faultCounter{match: tc.match, names: map[string]int{}}
-			code, msg := faultyBaseline(t, srv.URL, dest, f)
-			if code != exitFatal {
-				t.Fatalf("exit %d, want %d (a local fault is fatal): %s", code, exitFatal, msg)
-			}
-			if !strings.Contains(msg, tc.errno.Error()) || !strings.Contains(msg, dest) && !strings.Contains(msg, "dataset1") {
-				t.Errorf("the error does not name the path and the cause %q: %s", tc.errno.Error(), msg)
-			}
-			if f.faulted == 0 || f.faulted > tc.bound {
-				t.Errorf("the failing operation was tried %d times, want 1 to %d (no retry loop): %v", f.faulted, tc.bound, f.names)
-			}
-			for name, n := range f.names {
-				if n > 1 {
-					t.Errorf("%s was retried %d times", name, n)
-				}
-			}
-
-			// The old versions stay, byte for byte and mtime for mtime.
-			sameSnapshot(t, "the mirror after a disk fault", treeBefore, filesOnly(treeSnapshot(t, dest, true)))
-			after := readState(t, dest, src.CapabilityListURL(0))
-			assertHeldOnDisk(t, dest, after.held)
-			if !sameHeld(stateBefore.held, after.held) {
-				t.Errorf("the state's records changed though the disk took nothing")
-			}
-			if !after.set.BaselineAt.Equal(stateBefore.set.BaselineAt) {
-				t.Errorf("the baseline point moved from %v to %v", stateBefore.set.BaselineAt, after.set.BaselineAt)
-			}
-
-			// Once the disk is healthy, the next run completes.
-			runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
-			assertMirrorIsSource(t, src, dest)
-			assertNoTempFiles(t, dest)
-		})
+		for _, kind := range []string{"baseline", "incremental"} {
+			t.Run(kind+"/"+tc.name, func(t *testing.T) {
+				diskFaultCase(t, kind, tc.errno, tc.match, tc.bound)
+			})
+		}
 	}
+}
+
+// diskFaultCase runs one kind of run (baseline or incremental) over a
+// mirror whose disk fails as match says, and checks that nothing was lost
+// or claimed: bound is how many times the failing operation may be tried.
+func diskFaultCase(t *testing.T, kind string, errno syscall.Errno, match func(op, name string) error, bound int) {
+	src, srv := served(t, func(s *fixtures.Spec) { s.Resources = 60 })
+	dest := t.TempDir()
+	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+	// 20 resources change at the Source: the next run replaces them.
+	var muts []fixtures.Mutation
+	for _, r := range src.Resources(0)[:20] {
+		muts = append(muts, fixtures.Mutation{Kind: fixtures.Update, Path: r.Path})
+	}
+	if err := src.Apply(src.At().Add(time.Hour), muts...); err != nil {
+		t.Fatal(err)
+	}
+	// Directories' mtimes may change (temp files come and go);
+	// files may not.
+	treeBefore := filesOnly(treeSnapshot(t, dest, true))
+	stateBefore := readState(t, dest, src.CapabilityListURL(0))
+
+	f := &faultCounter{match: match, names: map[string]int{}}
+	code, msg := faultyRun(t, kind == "incremental", srv.URL, dest, f)
+	if code != exitFatal {
+		t.Fatalf("exit %d, want %d (a local fault is fatal): %s", code, exitFatal, msg)
+	}
+	if !strings.Contains(msg, errno.Error()) || !strings.Contains(msg, dest) && !strings.Contains(msg, "dataset1") {
+		t.Errorf("the error does not name the path and the cause %q: %s", errno.Error(), msg)
+	}
+	if f.faulted == 0 || f.faulted > bound {
+		t.Errorf("the failing operation was tried %d times, want 1 to %d (no retry loop): %v", f.faulted, bound, f.names)
+	}
+	for name, n := range f.names {
+		if n > 1 {
+			t.Errorf("%s was retried %d times", name, n)
+		}
+	}
+
+	// The old versions stay, byte for byte and mtime for mtime.
+	sameSnapshot(t, "the mirror after a disk fault", treeBefore, filesOnly(treeSnapshot(t, dest, true)))
+	after := readState(t, dest, src.CapabilityListURL(0))
+	assertHeldOnDisk(t, dest, after.held)
+	if !sameHeld(stateBefore.held, after.held) {
+		t.Errorf("the state's records changed though the disk took nothing")
+	}
+	if !after.set.BaselineAt.Equal(stateBefore.set.BaselineAt) {
+		t.Errorf("the baseline point moved from %v to %v", stateBefore.set.BaselineAt, after.set.BaselineAt)
+	}
+	if !after.set.Cursor.Equal(stateBefore.set.Cursor) {
+		t.Errorf("the cursor moved from %v to %v", stateBefore.set.Cursor, after.set.Cursor)
+	}
+
+	// Once the disk is healthy, the next run completes.
+	runCLI(t, args([]string{kind, "--dest", dest}, srv.URL)...).want(t, 0)
+	assertMirrorIsSource(t, src, dest)
+	assertNoTempFiles(t, dest)
 }
 
 // when returns err if cond, else nil.

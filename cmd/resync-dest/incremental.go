@@ -73,6 +73,12 @@ func runIncremental(ctx context.Context, o syncOptions, f incrementalFlags, d *d
 	}
 	defer writeMetricsTextfiles(ctx, d, o)
 	defer e.close()
+	return incrementalIn(ctx, o, f, d, e)
+}
+
+// incrementalIn is the incremental command over an open env (tests open
+// one over a fault-injecting mirror).
+func incrementalIn(ctx context.Context, o syncOptions, f incrementalFlags, d *deps, e *env) error {
 	disc, err := agent.Discover(ctx, e.client, o.url, agent.DefaultDiscoverOptions())
 	if err != nil {
 		return err
