@@ -33,6 +33,10 @@ type Notifier interface {
 	// ID, which Notifications carry.
 	Subscribe(ctx context.Context, hub, topic string) (id string, err error)
 	Unsubscribe(ctx context.Context, id string) error
+	// Active reports whether the subscription still stands: a hub may end
+	// one (a denied renewal), and the channel must then be subscribed to
+	// anew.
+	Active(id string) bool
 	// Notifications delivers verified notifications; it is closed when
 	// the subscriber is.
 	Notifications() <-chan Notification
@@ -129,7 +133,7 @@ func Watch(ctx, drain context.Context, mirrors []Watched, n Notifier, o WatchOpt
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w.dispatch(drain, n.Notifications())
+			w.dispatch(ctx, drain, n.Notifications())
 		}()
 	}
 	var runners sync.WaitGroup
@@ -183,7 +187,9 @@ func (w *watcher) run(ctx, drain context.Context, m *watchedMirror) {
 		log.Info().Str("trigger", trigger).Msg("sync")
 		disc, err := m.Sync(ctx)
 		if err != nil {
-			log.Warn().Err(err).Msg("sync did not fully succeed; the next trigger tries again")
+			// Sync reported it; a failed sync is tried again at the next
+			// trigger.
+			log.Debug().Err(err).Msg("sync did not fully succeed")
 		}
 		if disc != nil && w.n != nil && drain.Err() == nil {
 			w.follow(ctx, m, disc, log)
@@ -224,11 +230,15 @@ func (w *watcher) follow(ctx context.Context, m *watchedMirror, disc *Discovery,
 		}
 	}
 	for ch, id := range m.channels {
-		if want[ch] {
+		if want[ch] && w.n.Active(id) {
 			continue
 		}
 		w.forget(id)
 		delete(m.channels, ch)
+		if want[ch] {
+			log.Info().Str("hub", ch.hub).Str("topic", ch.topic).Msg("the hub ended the subscription; subscribing again")
+			continue
+		}
 		if err := w.n.Unsubscribe(ctx, id); err != nil {
 			log.Warn().Str("hub", ch.hub).Str("topic", ch.topic).Err(err).Msg("unsubscribe from a channel the Source no longer advertises")
 		}
@@ -260,11 +270,13 @@ func (w *watcher) forget(id string) {
 }
 
 // dispatch turns notifications into triggers of their mirror's runner,
-// until drain is done or the notifier closes its channel.
-func (w *watcher) dispatch(drain context.Context, in <-chan Notification) {
+// until ctx or drain is done or the notifier closes its channel.
+func (w *watcher) dispatch(ctx, drain context.Context, in <-chan Notification) {
 	for {
 		select {
 		case <-drain.Done():
+			return
+		case <-ctx.Done():
 			return
 		case nt, ok := <-in:
 			if !ok {

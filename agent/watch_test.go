@@ -48,6 +48,13 @@ func (f *fakeNotifier) Unsubscribe(_ context.Context, id string) error {
 	return nil
 }
 
+func (f *fakeNotifier) Active(id string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_, ok := f.active[id]
+	return ok
+}
+
 func (f *fakeNotifier) Notifications() <-chan agent.Notification { return f.ch }
 
 // topics are the channels subscribed to now, sorted.
@@ -300,5 +307,59 @@ func TestWatchStopLetsTheSyncFinish(t *testing.T) {
 	close(m.gate)
 	if err := <-returned; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A subscription the hub ended (a denied renewal) is replaced after the
+// next sync; a Watch whose ctx ends before drain returns ctx's error.
+func TestWatchResubscribesEndedChannels(t *testing.T) {
+	m := newFakeMirror(t)
+	n := newFakeNotifier()
+	m.disc.Store(channels("http://s/a"))
+	stop, wait := watch(t, m, n, 0.5)
+	next(t, m.triggers, "the first sync")
+	next(t, m.asked, "the poll timer")
+	first := n.idOf("http://hub/ http://s/a")
+	n.mu.Lock()
+	delete(n.active, first) // the hub ended it
+	n.mu.Unlock()
+	m.after <- time.Time{}
+	next(t, m.triggers, "the polled sync")
+	next(t, m.asked, "the poll timer")
+	if second := n.idOf("http://hub/ http://s/a"); second == "" || second == first {
+		t.Errorf("the ended subscription %s was not replaced (%q)", first, second)
+	}
+	stop()
+	if err := wait(); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	m2 := newFakeMirror(t)
+	done := make(chan error, 1)
+	go func() {
+		done <- agent.Watch(ctx, context.Background(), []agent.Watched{{Name: "m", Sync: m2.sync}}, newFakeNotifier(),
+			agent.WatchOptions{After: func(time.Duration) <-chan time.Time { return m2.after }})
+	}()
+	waitSyncs(t, m2, 1)
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want ctx's", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Watch did not return when its ctx ended")
+	}
+}
+
+func waitSyncs(t *testing.T, m *fakeMirror, n int64) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for m.syncs.Load() < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d syncs, want %d", m.syncs.Load(), n)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

@@ -64,18 +64,6 @@ func (r *run) openDoc(ctx context.Context, u string) (string, io.ReadCloser, err
 	return final, body, err
 }
 
-// dumpOptions are the package reader's options for this run.
-func (r *run) dumpOptions() dumpzip.Options {
-	o := r.opts.Dump
-	if o.TempDir == "" {
-		o.TempDir = r.d.TempDir
-	}
-	if o.Limits == (resourcesync.Limits{}) {
-		o.Limits = r.opts.Limits
-	}
-	return o
-}
-
 // pkgWork is one package ready for its entries to be handed to the
 // workers: downloaded and open, or (pkg nil) accounted from its manifest
 // copy.
@@ -222,7 +210,7 @@ func (r *run) preparePackage(ctx context.Context, e *resourcesync.Entry) (pkgWor
 		}
 		return w, nil
 	}
-	pkg, err := dumpzip.Download(ctx, r.d.Fetcher, e, resourcesync.CapResourceDumpManifest, r.dumpOptions())
+	pkg, err := dumpzip.Download(ctx, r.d.Fetcher, e, resourcesync.CapResourceDumpManifest, r.opts.Dump.For(r.d.TempDir, r.opts.Limits))
 	if err != nil {
 		if w.copyURL == "" || transfer.Fatal(transfer.Classify(ctx, err)) {
 			return w, err

@@ -45,6 +45,18 @@ func DefaultOptions() Options {
 	}
 }
 
+// For returns o for a run whose temp files go into tempDir and whose
+// documents are read within lim: o's own TempDir and Limits win when set.
+func (o Options) For(tempDir string, lim resourcesync.Limits) Options {
+	if o.TempDir == "" {
+		o.TempDir = tempDir
+	}
+	if o.Limits == (resourcesync.Limits{}) {
+		o.Limits = lim
+	}
+	return o
+}
+
 func (o Options) withDefaults() Options {
 	d := DefaultOptions()
 	if o.TempDir == "" {

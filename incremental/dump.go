@@ -41,6 +41,7 @@ type dumpPackage struct {
 	pkg     *dumpzip.Package        // open after a successful download
 	members map[int]*dumpzip.Member // by manifest position
 	err     error                   // why the package cannot be used
+	warned  bool                    // the fallback to the Source was logged
 }
 
 // readDumpHistory reads the set's Change Dump (or Change Dump Index) after
@@ -101,11 +102,8 @@ func (r *run) readDumpHistory(ctx context.Context) (*history, error) {
 func (r *run) packageRefs(ctx context.Context) ([]*resourcesync.Entry, time.Time, error) {
 	var refs []*resourcesync.Entry
 	var earliest time.Time
-	open := func(ctx context.Context, u string) (string, io.ReadCloser, error) {
-		final, _, body, err := r.d.Fetcher.OpenDocument(ctx, u)
-		return final, body, err
-	}
-	hdr, err := resourcesync.Walk(ctx, open, r.set.ChangeDump, resourcesync.CapChangeDump,
+	seen := map[string]bool{}
+	hdr, err := resourcesync.Walk(ctx, r.openDoc, r.set.ChangeDump, resourcesync.CapChangeDump,
 		resourcesync.WalkOptions{Limits: r.opts.Limits, StartPart: func(p *resourcesync.Part) error {
 			if earliest.IsZero() {
 				earliest = p.Header.MD.From
@@ -113,7 +111,10 @@ func (r *run) packageRefs(ctx context.Context) ([]*resourcesync.Entry, time.Time
 			return nil
 		}},
 		func(_ *resourcesync.Part, e *resourcesync.Entry) error {
-			refs = append(refs, e)
+			if !seen[e.Loc] { // a package listed twice is one package
+				seen[e.Loc] = true
+				refs = append(refs, e)
+			}
 			return nil
 		})
 	if hdr != nil && !hdr.MD.From.IsZero() {
@@ -202,7 +203,7 @@ func (r *run) load(ctx context.Context, dp *dumpPackage) error {
 	if dp.loaded {
 		return nil
 	}
-	pkg, err := dumpzip.Download(ctx, r.d.Fetcher, dp.ref, resourcesync.CapChangeDumpManifest, r.dumpOptions())
+	pkg, err := dumpzip.Download(ctx, r.d.Fetcher, dp.ref, resourcesync.CapChangeDumpManifest, r.opts.Dump.For(r.d.TempDir, r.opts.Limits))
 	if err != nil {
 		if err = transfer.Classify(ctx, err); transfer.Fatal(err) {
 			return err
@@ -211,7 +212,6 @@ func (r *run) load(ctx context.Context, dp *dumpPackage) error {
 			return berr
 		}
 		dp.loaded, dp.err = true, err
-		r.d.Log.Warn().Str("uri", dp.ref.Loc).Err(err).Msg("package unusable; the resources it holds are fetched from the Source")
 		return nil
 	}
 	_ = r.breaker.Note(dp.ref.Loc, nil)
@@ -225,7 +225,6 @@ func (r *run) load(ctx context.Context, dp *dumpPackage) error {
 		if err != nil {
 			pkg.Close()
 			dp.loaded, dp.err = true, fmt.Errorf("package %s: %w", dp.ref.Loc, err)
-			r.d.Log.Warn().Str("uri", dp.ref.Loc).Err(err).Msg("package unusable; the resources it holds are fetched from the Source")
 			return nil
 		}
 		members[m.Position] = m
@@ -253,6 +252,10 @@ func (r *run) member(ctx context.Context, c *change) (*dumpzip.Member, error) {
 	defer dp.mu.Unlock()
 	switch {
 	case dp.err != nil:
+		if !dp.warned {
+			dp.warned = true
+			r.d.Log.Warn().Str("uri", dp.ref.Loc).Err(dp.err).Msg("package unusable; the resources it holds are fetched from the Source")
+		}
 		return nil, fmt.Errorf("%w: %w", errNoPackage, dp.err)
 	case dp.pkg == nil:
 		return nil, fmt.Errorf("%w: package %s: closed", errNoPackage, dp.ref.Loc)
@@ -290,18 +293,6 @@ func (r *run) closePackages() {
 			dp.close(r)
 		}
 	}
-}
-
-// dumpOptions are the package reader's options for this run.
-func (r *run) dumpOptions() dumpzip.Options {
-	o := r.opts.Dump
-	if o.TempDir == "" {
-		o.TempDir = r.d.TempDir
-	}
-	if o.Limits == (resourcesync.Limits{}) {
-		o.Limits = r.opts.Limits
-	}
-	return o
 }
 
 // openDoc opens a document of the Source for the protocol readers.

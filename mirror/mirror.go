@@ -234,7 +234,11 @@ func (m *Mirror) Path(uri string) (string, error) { return m.mapper.Path(uri) }
 
 // StateDir is the absolute path of dest/.resync-dest, where the lock, the
 // crash marker and by default the state database live.
-func (m *Mirror) StateDir() string { return filepath.Join(m.dest, stateDir) }
+func (m *Mirror) StateDir() string { return StateDirIn(m.dest) }
+
+// StateDirIn is where the mirror rooted at dest keeps its own files (the
+// state, the lock, temp files): dest/.resync-dest.
+func StateDirIn(dest string) string { return filepath.Join(dest, stateDir) }
 
 // Stat describes the entry at rel without following a symlink there (a
 // symlink is reported as one). Errors name rel; a missing entry matches

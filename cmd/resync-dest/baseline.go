@@ -49,7 +49,7 @@ func runBaseline(ctx context.Context, o syncOptions, d *deps) error {
 	if err != nil {
 		return err
 	}
-	defer writeMetricsTextfiles(ctx, d, o)
+	defer writeMetricsTextfiles(d, o)
 	defer e.close()
 	return baselineIn(ctx, o, d, e)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -31,8 +30,9 @@ import (
 // (a list for a repeatable flag). What the command line says wins - a flag,
 // or its RESYNC_DEST_ environment variable - then the Source's entry, then
 // the defaults, then the flag's default. Every Source names its own url
-// and dest. Relative paths (dest, state, ca-cert) are relative to the
-// file's directory, so that the file means the same from any directory.
+// and dest. Relative paths (dest, state, ca-cert, metrics-textfile) are
+// relative to the file's directory, so that the file means the same from
+// any directory.
 
 // configSource is one Source of a config file: its URL and where its
 // options are read.
@@ -47,13 +47,17 @@ type configFile struct {
 	Sources  []yaml.Node `yaml:"sources"`
 }
 
-// notInConfig are the command's flags a config file may not set: the
-// logging flags are the process's, and a file does not name another.
-var notInConfig = []string{"config", "log-format", "log-level", "quiet"}
+// configFlags are the options a config file may set, for sync and watch
+// alike (one file serves both; sync does not poll, so it ignores
+// poll-interval): a Source's own options, not the process's (logging,
+// --listen, --callback-url) and not another file.
+func configFlags() []cli.Flag {
+	return append(syncFlags(), rebaselineOnGapFlag(), pollIntervalFlag())
+}
 
 // loadConfig reads the config file at path for the command of c. A file
-// that cannot be read, is not YAML of the shape above, sets an option the
-// command does not have or a value of the wrong type, or lists a Source
+// that cannot be read, is not YAML of the shape above, sets an option a
+// Source cannot have or a value of the wrong type, or lists a Source
 // without url or dest or two Sources into one mirror, is a usage error
 // naming the file and the line.
 func loadConfig(c *cli.Context, path string) ([]configSource, error) {
@@ -73,12 +77,17 @@ func loadConfig(c *cli.Context, path string) ([]configSource, error) {
 	if len(f.Sources) == 0 {
 		return nil, usageErrorf("--config %s: no sources listed", path)
 	}
-	kinds := flagKinds(c.Command.Flags)
-	dir := filepath.Dir(path)
+	kinds := flagKinds(configFlags())
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, usageErrorf("--config %s: %v", path, err)
+	}
+	dir := filepath.Dir(abs)
 	defaults, err := configOptions(path, "defaults", &f.Defaults, kinds, false)
 	if err != nil {
 		return nil, err
 	}
+	resolvePaths(dir, defaults)
 	var out []configSource
 	dests := map[string]int{}
 	for i := range f.Sources {
@@ -88,13 +97,7 @@ func loadConfig(c *cli.Context, path string) ([]configSource, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, l := range []map[string]any{opts, defaults} {
-			for _, k := range []string{"dest", "state", "ca-cert"} {
-				if p, ok := l[k].(string); ok && p != "" && !filepath.IsAbs(p) {
-					l[k] = filepath.Join(dir, p)
-				}
-			}
-		}
+		resolvePaths(dir, opts)
 		url, _ := opts["url"].(string)
 		dest, _ := opts["dest"].(string)
 		if url == "" || dest == "" {
@@ -111,6 +114,16 @@ func loadConfig(c *cli.Context, path string) ([]configSource, error) {
 		out = append(out, configSource{url: url, values: configValues{c: c, layers: []map[string]any{opts, defaults}}})
 	}
 	return out, nil
+}
+
+// resolvePaths makes the relative paths among opts relative to dir, the
+// config file's directory.
+func resolvePaths(dir string, opts map[string]any) {
+	for _, k := range []string{"dest", "state", "ca-cert", "metrics-textfile"} {
+		if p, ok := opts[k].(string); ok && p != "" && !filepath.IsAbs(p) {
+			opts[k] = filepath.Join(dir, p)
+		}
+	}
 }
 
 // flagKinds maps the long name of each flag a config file may set to the
@@ -133,10 +146,7 @@ func flagKinds(flags []cli.Flag) map[string]string {
 		default:
 			continue
 		}
-		name := f.Names()[0]
-		if !slices.Contains(notInConfig, name) {
-			kinds[name] = k
-		}
+		kinds[f.Names()[0]] = k
 	}
 	return kinds
 }

@@ -129,10 +129,26 @@ sources:
 	contains(t, r.stderr, "source 2 of")
 }
 
-// A relative dest is relative to the config file's directory.
-func TestConfigRelativeDest(t *testing.T) {
-	src, srv := served(t, nil)
-	cfg := writeConfig(t, "defaults:\n  progress: never\nsources:\n  - url: "+srv.URL+"\n    dest: mirror\n")
-	runCLI(t, "sync", "--config", cfg).want(t, 0)
-	incAssertIsSource(t, src, filepath.Join(filepath.Dir(cfg), "mirror"))
+// Relative paths are relative to the config file's directory, whether
+// the file is named by a relative path or not, and in defaults as in a
+// Source's entry; a watch option (poll-interval) is fine for sync, which
+// does not poll.
+func TestConfigRelativePaths(t *testing.T) {
+	srcA, srvA := served(t, nil)
+	srcB, srvB := served(t, func(s *fixtures.Spec) { s.Seed = 3 })
+	cfg := writeConfig(t, "defaults:\n  progress: never\n  poll-interval: 30m\n  metrics-textfile: m.prom\nsources:\n"+
+		"  - url: "+srvA.URL+"\n    dest: a\n    state: a.db\n  - url: "+srvB.URL+"\n    dest: b\n")
+	dir := filepath.Dir(cfg)
+	t.Chdir(filepath.Dir(dir))
+	runCLI(t, "sync", "--config", filepath.Join(filepath.Base(dir), filepath.Base(cfg))).want(t, 0)
+	incAssertIsSource(t, srcA, filepath.Join(dir, "a"))
+	incAssertIsSource(t, srcB, filepath.Join(dir, "b"))
+	for _, p := range []string{"a.db", "m.prom"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	if m := metricsOf(t, filepath.Join(dir, "m.prom")); !strings.Contains(m, filepath.Join(dir, "a")) || !strings.Contains(m, filepath.Join(dir, "b")) {
+		t.Errorf("the shared textfile does not hold both mirrors:\n%s", m)
+	}
 }

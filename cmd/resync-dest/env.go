@@ -112,7 +112,9 @@ func checkStatePath(o syncOptions) error {
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return nil // outside the mirror
 	}
-	if top, _, _ := strings.Cut(filepath.ToSlash(rel), "/"); top == ".resync-dest" && rel != ".resync-dest" {
+	// Under .resync-dest it is fine, but for what the program keeps there:
+	// its lock, and tmp, which every run empties.
+	if top, rest, _ := strings.Cut(filepath.ToSlash(rel), "/"); top == ".resync-dest" && rest != "" && rest != "lock" && rest != "tmp" && !strings.HasPrefix(rest, "tmp/") {
 		return nil
 	}
 	return usageErrorf("--state %s is inside the mirror %s, among its content: put it outside, or under %s", o.statePath, dest, filepath.Join(dest, ".resync-dest"))

@@ -86,7 +86,7 @@ func exitCode(err error, sig os.Signal) int {
 
 // gravity orders exit statuses by what the user must act on first, when
 // several runs (the Sources of a --config file) ended differently.
-var gravity = []int{exitOK, exitPartial, exitDifferences, exitUnavailable, exitLocked, exitSafetyStop, exitUsage, exitFatal}
+var gravity = []int{exitOK, exitPartial, exitDifferences, exitUnavailable, exitLocked, exitSafetyStop, exitUsage, exitFatal, exitSIGINT, exitSIGTERM}
 
 // gravest is the exit status of several runs' errors: a signal's, else the
 // gravest of theirs.

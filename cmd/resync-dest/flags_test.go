@@ -75,6 +75,8 @@ func TestStatePath(t *testing.T) {
 		filepath.Join(dest, host, "dataset1", "state.db"),
 		filepath.Join(dest, "state.db"),
 		filepath.Join(dest, ".resync-dest"),
+		filepath.Join(dest, ".resync-dest", "lock"),
+		filepath.Join(dest, ".resync-dest", "tmp", "state.db"),
 	} {
 		r := runCLI(t, args([]string{"baseline", "--delete", "--dest", dest, "--state", bad}, srv.URL)...).want(t, exitUsage)
 		contains(t, r.stderr, "inside the mirror")

@@ -71,7 +71,7 @@ func runIncremental(ctx context.Context, o syncOptions, f incrementalFlags, d *d
 	if err != nil {
 		return err
 	}
-	defer writeMetricsTextfiles(ctx, d, o)
+	defer writeMetricsTextfiles(d, o)
 	defer e.close()
 	return incrementalIn(ctx, o, f, d, e)
 }

@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/resync-dest/resync-dest/metrics"
+	"github.com/resync-dest/resync-dest/mirror"
 	"github.com/resync-dest/resync-dest/state"
 )
 
@@ -17,7 +17,7 @@ import (
 func stateMetrics(ctx context.Context, o syncOptions) (m metrics.Mirror, ok bool, err error) {
 	path := o.statePath
 	if path == "" {
-		path = filepath.Join(o.dest, ".resync-dest", "state.db")
+		path = filepath.Join(mirror.StateDirIn(o.dest), "state.db")
 	}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return metrics.Mirror{Dest: o.dest}, false, nil
@@ -41,7 +41,7 @@ func mirrorsSnapshot(opts []syncOptions) metrics.Snapshot {
 		for _, o := range opts {
 			m, ok, err := stateMetrics(ctx, o)
 			if err != nil {
-				errs = append(errs, fmt.Errorf("metrics of %s: %w", o.dest, err))
+				errs = append(errs, err) // it names the mirror
 			}
 			if ok {
 				out = append(out, m)
@@ -61,9 +61,10 @@ func watchSnapshot(targets []watchTarget) metrics.Snapshot {
 
 // writeMetricsTextfiles writes the --metrics-textfile of the runs just
 // made: one file per path, with the mirrors that name it. A file that
-// cannot be written is logged: the runs' outcome is what the exit status
-// says.
-func writeMetricsTextfiles(ctx context.Context, d *deps, opts ...syncOptions) {
+// cannot be written, or a state that cannot be read for it, is logged
+// (the file then says resync_dest_scrape_error 1): the runs' outcome is
+// what the exit status says.
+func writeMetricsTextfiles(d *deps, opts ...syncOptions) {
 	byPath := map[string][]syncOptions{}
 	var paths []string
 	for _, o := range opts {
@@ -76,7 +77,15 @@ func writeMetricsTextfiles(ctx context.Context, d *deps, opts ...syncOptions) {
 		byPath[o.metricsTextfile] = append(byPath[o.metricsTextfile], o)
 	}
 	for _, p := range paths {
-		c := metrics.NewCollector(mirrorsSnapshot(byPath[p]), nil, metrics.DefaultOptions())
+		read := mirrorsSnapshot(byPath[p])
+		logged := func(ctx context.Context) ([]metrics.Mirror, error) {
+			ms, err := read(ctx)
+			if err != nil {
+				d.log.Warn().Err(err).Str("file", p).Msg("--metrics-textfile: a state could not be read")
+			}
+			return ms, err
+		}
+		c := metrics.NewCollector(logged, nil, metrics.DefaultOptions())
 		if err := metrics.WriteTextfile(p, c); err != nil {
 			d.log.Warn().Err(err).Msg("cannot write --metrics-textfile")
 		}

@@ -65,4 +65,19 @@ func (n *websubNotifier) Unsubscribe(ctx context.Context, id string) error {
 	return n.s.Unsubscribe(ctx, x)
 }
 
+func (n *websubNotifier) Active(id string) bool {
+	n.mu.Lock()
+	x, ok := n.subs[id]
+	n.mu.Unlock()
+	if !ok {
+		return false
+	}
+	select {
+	case <-x.Done():
+		return false
+	default:
+		return true
+	}
+}
+
 func (n *websubNotifier) Notifications() <-chan agent.Notification { return n.out }

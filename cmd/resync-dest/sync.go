@@ -52,7 +52,7 @@ func syncConfig(c *cli.Context, path string, d *deps) error {
 	}
 	var errs []error
 	var done []syncOptions
-	defer func() { writeMetricsTextfiles(c.Context, d, done...) }()
+	defer func() { writeMetricsTextfiles(d, done...) }()
 	for i, s := range srcs {
 		if d.drain.Err() != nil {
 			break // stopped by a signal: the next Sources wait for the next run
@@ -66,10 +66,13 @@ func syncConfig(c *cli.Context, path string, d *deps) error {
 			errs = append(errs, err)
 		}
 	}
+	if len(done) < len(srcs) {
+		errs = append(errs, fmt.Errorf("sync --config %s: %d of %d Sources not synced: %w", path, len(srcs)-len(done), len(srcs), resourcesync.ErrInterrupted))
+	}
 	if len(errs) == 0 {
 		return nil
 	}
-	return &exitError{code: gravest(errs, signalOf(d.drain)), silent: true, err: errors.Join(errs...)}
+	return &exitError{code: gravest(errs, signalOf(d.drain)), silent: len(done) == len(srcs), err: errors.Join(errs...)}
 }
 
 // configSync is one Source of a --config file with its parsed options.
@@ -102,7 +105,7 @@ func configSyncOptions(c *cli.Context, path, verb string) ([]configSync, error) 
 // runSync is the sync command.
 func runSync(ctx context.Context, o syncOptions, rebaselineOnGap bool, d *deps) error {
 	err := syncAndReport(ctx, o, rebaselineOnGap, d)
-	writeMetricsTextfiles(ctx, d, o)
+	writeMetricsTextfiles(d, o)
 	return err
 }
 

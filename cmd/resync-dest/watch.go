@@ -39,7 +39,7 @@ unsubscribes, and exits 130/143; a second exits at once.`,
 		Flags: append(syncFlags(), rebaselineOnGapFlag(), configFlag(),
 			&cli.StringFlag{Name: "listen", Usage: "serve the WebSub callbacks and /metrics on `ADDR` (host:port)", EnvVars: []string{"RESYNC_DEST_LISTEN"}},
 			&cli.StringFlag{Name: "callback-url", Usage: "the public `URL` hubs reach --listen at (default http://ADDR/websub/)", EnvVars: []string{"RESYNC_DEST_CALLBACK_URL"}},
-			&cli.DurationFlag{Name: "poll-interval", Value: time.Hour, Usage: "time between syncs without notifications (a safety net with them)", EnvVars: []string{"RESYNC_DEST_POLL_INTERVAL"}},
+			pollIntervalFlag(),
 		),
 		Action: func(c *cli.Context) error {
 			targets, err := watchTargets(c)
@@ -53,6 +53,10 @@ unsubscribes, and exits 130/143; a second exits at once.`,
 			return runWatch(c.Context, targets, wo, d)
 		},
 	}
+}
+
+func pollIntervalFlag() cli.Flag {
+	return &cli.DurationFlag{Name: "poll-interval", Value: time.Hour, Usage: "time between syncs without notifications (a safety net with them)", EnvVars: []string{"RESYNC_DEST_POLL_INTERVAL"}}
 }
 
 // watchTarget is one mirror watch keeps in step.
@@ -136,23 +140,38 @@ func runWatch(ctx context.Context, targets []watchTarget, wo watchOptions, d *de
 	counters := &metrics.Watch{}
 	collector := metrics.NewCollector(watchSnapshot(targets), counters, metrics.DefaultOptions())
 	mux := http.NewServeMux()
-	mux.Handle(cu.Path, sub)
+	// The subscriber knows a callback by its last path segment, so a proxy
+	// in front of --listen may strip or change the --callback-url prefix.
+	mux.Handle("/", sub)
 	mux.Handle("/metrics", metrics.Handler(collector))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() {
+		err := srv.Serve(ln)
+		if !errors.Is(err, http.ErrServerClosed) {
+			d.log.Error().Err(err).Msg("the callbacks and /metrics are no longer served; notifications cannot arrive (polling goes on)")
+		}
+		served <- err
+	}()
 	d.log.Info().Str("listen", ln.Addr().String()).Str("callback_url", so.CallbackURL).Int("mirrors", len(targets)).Msg("watching")
 
+	// Renewals stop at the first signal: one in flight would hold up the
+	// unsubscriptions that follow.
 	renewCtx, stopRenewing := context.WithCancel(ctx)
+	defer context.AfterFunc(d.drain, stopRenewing)()
 	renewed := make(chan error, 1)
 	go func() { renewed <- sub.Run(renewCtx) }()
 
 	notifier := newWebsubNotifier(sub)
+	all := make([]syncOptions, len(targets))
+	for i, t := range targets {
+		all[i] = t.o
+	}
 	mirrors := make([]agent.Watched, len(targets))
 	for i, t := range targets {
 		mirrors[i] = agent.Watched{Name: t.o.dest, PollInterval: t.poll, Sync: func(ctx context.Context) (*agent.Discovery, error) {
 			disc, err := syncOnce(ctx, t.o, t.rebaselineOnGap, d, func(rep *agent.Report, err error) { watchReport(d, t.o, rep, err) })
-			writeMetricsTextfiles(ctx, d, t.o)
+			writeMetricsTextfiles(d, all...) // a file shared by several mirrors holds them all
 			return disc, err
 		}}
 	}
@@ -166,16 +185,18 @@ func runWatch(ctx context.Context, targets []watchTarget, wo watchOptions, d *de
 	})
 
 	notifier.stop()
-	// Unsubscribe while the callbacks are still served (hubs verify
-	// unsubscriptions too), then stop serving.
+	stopRenewing()
+	<-renewed
+	// Unsubscribe what is left while the callbacks are still served (hubs
+	// verify unsubscriptions too), then stop serving.
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	if err := sub.Close(sctx); err != nil {
 		d.log.Warn().Err(err).Msg("unsubscribing at shutdown")
 	}
-	stopRenewing()
-	<-renewed
-	if err := srv.Shutdown(sctx); err != nil {
+	hctx, cancelShutdown := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancelShutdown()
+	if err := srv.Shutdown(hctx); err != nil {
 		d.log.Warn().Err(err).Msg("stopping the HTTP server")
 	}
 	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
