@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,7 +21,6 @@ import (
 	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/incremental"
 	"github.com/resync-dest/resync-dest/resourcesync"
-	"github.com/resync-dest/resync-dest/transfer"
 )
 
 // runDump runs an incremental sync from the set's Change Dump, keeping its
@@ -187,6 +187,23 @@ func TestChangeDumpUnusablePackageFallsBackToTheSource(t *testing.T) {
 	}
 }
 
+// drainingMirror is the mirror, and a stop (as at a first SIGINT) once
+// the after-th file is staged.
+type drainingMirror struct {
+	incremental.Mirror
+	n     atomic.Int64
+	after int64
+	stop  func()
+}
+
+func (m *drainingMirror) Put(rel string, mtime time.Time, fill func(resourcesync.Sink) (bool, error)) (string, error) {
+	ticket, err := m.Mirror.Put(rel, mtime, fill)
+	if m.n.Add(1) == m.after {
+		m.stop()
+	}
+	return ticket, err
+}
+
 // A run stopped in the middle of a package resumes exactly: the changes it
 // recorded are not applied again, the rest are.
 func TestChangeDumpResumeIsExactPerEntry(t *testing.T) {
@@ -194,18 +211,12 @@ func TestChangeDumpResumeIsExactPerEntry(t *testing.T) {
 	h.baseline()
 	h.advance(40) // one closed package of 40 changes
 	drain, stop := context.WithCancel(context.Background())
-	commits := 0
-	sum, err := h.runDump(t.TempDir(), h.state().Cursor, func(o *incremental.Options) {
-		withDelete(o)
-		o.Workers, o.BatchSize, o.Drain = 1, 4, drain
-		o.Failpoint = func(name string) {
-			if name == transfer.FailpointAfterCommit {
-				if commits++; commits == 2 {
-					stop() // the second batch is recorded: stop feeding work
-				}
-			}
-		}
-	})
+	o := incremental.DefaultOptions()
+	withDelete(&o)
+	o.Workers, o.BatchSize, o.Scope, o.Drain = 1, 4, h.scope(), drain
+	set := incremental.Set{ID: h.setID, CapabilityList: h.src.CapabilityListURL(0), ChangeDump: h.src.ChangeDumpURL(0), Cursor: h.state().Cursor}
+	d := incremental.Deps{Fetcher: h.client, Mirror: &drainingMirror{Mirror: h.mirror, after: 8, stop: stop}, Store: h.db, TempDir: t.TempDir(), Log: zerolog.Nop()}
+	sum, err := incremental.Run(context.Background(), set, d, o)
 	if !errors.Is(err, resourcesync.ErrInterrupted) {
 		t.Fatalf("err = %v (%+v)", err, sum)
 	}
