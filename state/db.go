@@ -94,7 +94,7 @@ func (db *DB) openReadWrite(ctx context.Context, opts Options, ms []migration) e
 		"_foreign_keys": {"1"},
 		"_journal_mode": {"WAL"},
 		"_synchronous":  {"NORMAL"},
-		"_cache_size":   {"-16384"}, // KiB
+		"_cache_size":   {"-8192"}, // KiB: bounded, so that memory does not grow with the state
 	}))
 	if err != nil {
 		return err
@@ -114,7 +114,7 @@ func (db *DB) openReadWrite(ctx context.Context, opts Options, ms []migration) e
 	db.read, err = openPool(opts.ReadConns, fileDSN(db.path, url.Values{
 		"mode":          {"ro"},
 		"_busy_timeout": {busy},
-		"_cache_size":   {"-16384"}, // KiB, each; the default 2 MiB misses on a large state
+		"_cache_size":   {"-4096"}, // KiB, each: what misses is in the OS page cache, a pread away
 	}))
 	return err
 }

@@ -76,7 +76,7 @@ func openListing(name string) (*Listing, error) {
 		"_journal_mode": {"MEMORY"},
 		"_synchronous":  {"OFF"},
 		"_locking_mode": {"EXCLUSIVE"},
-		"_cache_size":   {"-8192"}, // KiB: memory stays flat however long the listing
+		"_cache_size":   {"-4096"}, // KiB: memory stays flat however long the listing
 	}))
 	if err != nil {
 		return nil, err
