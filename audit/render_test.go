@@ -141,7 +141,13 @@ func FuzzRender(f *testing.F) {
 			}
 			return a.Bytes(), b.Bytes(), c.Bytes(), rep
 		}
-		plainTxt, plainPage, _, _ := render("p", "u", "m")
+		// An extra file nobody wrote (no URI) is marked as such: compare
+		// with a plain report of the same kind.
+		plainURI := "u"
+		if uri == "" {
+			plainURI = ""
+		}
+		plainTxt, plainPage, _, _ := render("p", plainURI, "m")
 		txt, page, js, rep := render(p, uri, msg)
 		if got, want := bytes.Count(txt, []byte("\n")), bytes.Count(plainTxt, []byte("\n")); got != want {
 			t.Errorf("text report has %d lines, want %d:\n%s", got, want, txt)
