@@ -25,11 +25,11 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/resourcesync"
+	"github.com/resync-dest/resync-dest/scripts/internal/peakrss"
 )
 
 func main() {
@@ -83,11 +83,11 @@ func run(bin string, n, rounds, workers int, work string) error {
 		start := time.Now()
 		cmd := exec.Command(bin, "--quiet", "baseline", "--progress", "never", "--workers", fmt.Sprint(workers), "--dest", dir, srv.URL)
 		cmd.Stderr = os.Stderr
-		if err := cmd.Run(); err != nil {
+		maxrss, err := peakrss.Run(cmd, 20*time.Millisecond) // KiB
+		if err != nil {
 			return fmt.Errorf("resync-dest: %w", err)
 		}
 		d := time.Since(start)
-		maxrss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB on Linux
 		a, rss = append(a, d), append(rss, maxrss)
 		fmt.Printf("round %d  resync-dest %8s  peak RSS %d MiB\n", i+1, d.Round(time.Millisecond), maxrss/1024)
 

@@ -18,7 +18,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"net"
@@ -28,10 +27,10 @@ import (
 	"path/filepath"
 	"slices"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/scripts/internal/peakrss"
 )
 
 func main() {
@@ -205,13 +204,12 @@ func (b *bench) resync(verb, dir string, extra ...string) (time.Duration, int64,
 		cmd.Stdout = nil
 	}
 	start := time.Now()
-	err := cmd.Run()
+	maxrss, err := peakrss.Run(cmd, 20*time.Millisecond)
 	d := time.Since(start)
-	var ee *exec.ExitError
-	if errors.As(err, &ee) || err != nil {
+	if err != nil {
 		return d, 0, fmt.Errorf("resync-dest %v: %w", args, err)
 	}
-	return d, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss, nil
+	return d, maxrss, nil
 }
 
 func median(ds []time.Duration) time.Duration {
