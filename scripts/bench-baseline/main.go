@@ -83,7 +83,7 @@ func run(bin string, n, rounds, workers int, work string) error {
 		start := time.Now()
 		cmd := exec.Command(bin, "--quiet", "baseline", "--progress", "never", "--workers", fmt.Sprint(workers), "--dest", dir, srv.URL)
 		cmd.Stderr = os.Stderr
-		maxrss, err := peakrss.Run(cmd, 20*time.Millisecond) // KiB
+		maxrss, err := peakrss.Run(cmd, 2*time.Millisecond) // KiB
 		if err != nil {
 			return fmt.Errorf("resync-dest: %w", err)
 		}

@@ -204,7 +204,7 @@ func (b *bench) resync(verb, dir string, extra ...string) (time.Duration, int64,
 		cmd.Stdout = nil
 	}
 	start := time.Now()
-	maxrss, err := peakrss.Run(cmd, 20*time.Millisecond)
+	maxrss, err := peakrss.Run(cmd, 2*time.Millisecond)
 	d := time.Since(start)
 	if err != nil {
 		return d, 0, fmt.Errorf("resync-dest %v: %w", args, err)
