@@ -1,67 +1,24 @@
 package baseline
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/resync-dest/resync-dest/dumpzip"
-	"github.com/resync-dest/resync-dest/resourcesync"
+	"github.com/resync-dest/resync-dest/transfer"
 )
 
 // Options tune a baseline run. Start from DefaultOptions.
 type Options struct {
-	Workers   int  // concurrent fetches
+	transfer.RunOptions
 	Checksum  bool // re-hash local files instead of trusting the state
 	Delete    bool // remove local files of the set the list no longer names
 	MaxDelete DeleteLimit
-	DryRun    bool // decide and report; write nothing, state included
-	// Scope decides which listed URIs may be fetched.
-	Scope resourcesync.Scope
-	// LocalAlgs are computed for the state when the Source gives no hash
-	// this package can verify, so that later checks have a digest.
-	LocalAlgs []string
-	// BatchSize and BatchInterval bound how many results wait for one
-	// state transaction and for how long.
-	BatchSize     int
-	BatchInterval time.Duration
-	// MaxUnavailable consecutive resources failing because the Source is
-	// unavailable stop the run (exit 5) instead of failing one by one.
-	MaxUnavailable int
-	Limits         resourcesync.Limits
-	Now            func() time.Time
-	// Drain, when done, stops feeding new work; transfers in flight finish
-	// and are recorded. Nil means never.
-	Drain context.Context
-	// Plan receives one line per action in a dry run (nil: none).
-	Plan io.Writer
-	// Progress, when set, is updated as the run goes (for a progress
-	// display); read it with its methods from any goroutine.
-	Progress *resourcesync.Progress
-	// Dump tunes how Resource Dump packages are downloaded and read
-	// (Dump.MaxSize is --max-dump-size); an empty Dump.TempDir means
-	// Deps.TempDir.
-	Dump dumpzip.Options
-	// Failpoint is passed to the writer (transfer.WriterOptions): a test
-	// seam for crash tests; nil in production.
-	Failpoint func(name string)
 }
 
 // DefaultOptions are the command line's defaults.
 func DefaultOptions() Options {
-	return Options{
-		Workers:        8,
-		MaxDelete:      DeleteLimit{Percent: 10, IsPercent: true},
-		LocalAlgs:      []string{resourcesync.AlgMD5},
-		BatchSize:      256,
-		BatchInterval:  time.Second,
-		MaxUnavailable: 16,
-		Now:            time.Now,
-		Dump:           dumpzip.DefaultOptions(),
-	}
+	return Options{RunOptions: transfer.DefaultRunOptions(), MaxDelete: DeleteLimit{Percent: 10, IsPercent: true}}
 }
 
 // DeleteLimit is --max-delete: a count, or a percentage of the set.
@@ -111,27 +68,6 @@ func (l DeleteLimit) String() string {
 }
 
 func (o Options) withDefaults() Options {
-	d := DefaultOptions()
-	if o.Workers <= 0 {
-		o.Workers = d.Workers
-	}
-	if o.BatchSize <= 0 {
-		o.BatchSize = d.BatchSize
-	}
-	if o.BatchInterval <= 0 {
-		o.BatchInterval = d.BatchInterval
-	}
-	if o.MaxUnavailable <= 0 {
-		o.MaxUnavailable = d.MaxUnavailable
-	}
-	if o.Now == nil {
-		o.Now = d.Now
-	}
-	if o.Drain == nil {
-		o.Drain = context.Background()
-	}
-	if o.Progress == nil {
-		o.Progress = &resourcesync.Progress{}
-	}
+	o.RunOptions = o.RunOptions.WithDefaults()
 	return o
 }

@@ -134,9 +134,7 @@ func (r *run) copy(ctx context.Context) error {
 		close(items)
 	}()
 
-	wo := transfer.DefaultWriterOptions()
-	wo.MinBatch, wo.Interval, wo.DryRun, wo.Now = r.opts.BatchSize, r.opts.BatchInterval, r.opts.DryRun, r.opts.Now
-	wo.Failpoint = r.opts.Failpoint
+	wo := r.opts.WriterOptions()
 	wr := transfer.NewWriter(r.d.Mirror, r.d.Store, r.set.ID, wo)
 	g.Go(func() error { return wr.Run(gctx, items) })
 

@@ -172,9 +172,8 @@ func (r *run) apply(ctx context.Context, p *plan) error {
 		close(items)
 	}()
 
-	wo := transfer.DefaultWriterOptions()
-	wo.MinBatch, wo.Interval, wo.DryRun, wo.Now = r.opts.BatchSize, r.opts.BatchInterval, r.opts.DryRun, r.opts.Now
-	wo.Extra, wo.Failpoint = r.ledger.record, r.opts.Failpoint
+	wo := r.opts.WriterOptions()
+	wo.Extra = r.ledger.record
 	wr := transfer.NewWriter(r.d.Mirror, r.d.Store, r.set.ID, wo)
 	g.Go(func() error { return wr.Run(gctx, items) })
 	return g.Wait()

@@ -9,6 +9,7 @@ import (
 	"github.com/resync-dest/resync-dest/agent"
 	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/resourcesync"
+	"github.com/resync-dest/resync-dest/transfer"
 )
 
 func baselineCommand(d *deps) *cli.Command {
@@ -82,19 +83,23 @@ func baselineIn(ctx context.Context, o syncOptions, d *deps, e *env) error {
 
 func baselineWorkerOptions(o syncOptions, d *deps, prog *resourcesync.Progress) baseline.Options {
 	wo := baseline.DefaultOptions()
-	wo.Dump.MaxSize = o.maxDumpSize
-	wo.Workers = o.workers
-	wo.Checksum = o.checksum
-	wo.Delete = o.delete
-	wo.MaxDelete = o.maxDelete
-	wo.DryRun = o.dryRun
-	wo.Drain = d.drain
-	wo.Progress = prog
-	wo.Failpoint = d.failpoint
-	if o.dryRun {
-		wo.Plan = planOutput(o, d)
-	}
+	wo.RunOptions = runOptions(wo.RunOptions, o, d, prog)
+	wo.Checksum, wo.Delete, wo.MaxDelete = o.checksum, o.delete, o.maxDelete
 	return wo
+}
+
+// runOptions sets what the sync commands' options say of any job's run.
+func runOptions(ro transfer.RunOptions, o syncOptions, d *deps, prog *resourcesync.Progress) transfer.RunOptions {
+	ro.Dump.MaxSize = o.maxDumpSize
+	ro.Workers = o.workers
+	ro.DryRun = o.dryRun
+	ro.Drain = d.drain
+	ro.Progress = prog
+	ro.Failpoint = d.failpoint
+	if o.dryRun {
+		ro.Plan = planOutput(o, d)
+	}
+	return ro
 }
 
 func progressMode(o syncOptions, d *deps) string {

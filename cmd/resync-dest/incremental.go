@@ -109,17 +109,8 @@ func incrementalIn(ctx context.Context, o syncOptions, f incrementalFlags, d *de
 
 func incrementalWorkerOptions(o syncOptions, d *deps, prog *resourcesync.Progress) incremental.Options {
 	wo := incremental.DefaultOptions()
-	wo.Dump.MaxSize = o.maxDumpSize
-	wo.Workers = o.workers
-	wo.Delete = o.delete
-	wo.MaxDelete = o.maxDelete
-	wo.DryRun = o.dryRun
-	wo.Drain = d.drain
-	wo.Progress = prog
-	wo.Failpoint = d.failpoint
-	if o.dryRun {
-		wo.Plan = planOutput(o, d)
-	}
+	wo.RunOptions = runOptions(wo.RunOptions, o, d, prog)
+	wo.Delete, wo.MaxDelete = o.delete, o.maxDelete
 	return wo
 }
 

@@ -1,0 +1,96 @@
+package transfer
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/resync-dest/resync-dest/dumpzip"
+	"github.com/resync-dest/resync-dest/resourcesync"
+)
+
+// RunOptions are what every sync job (baseline, incremental) is tuned by:
+// its workers, what may be fetched, how results are batched into the
+// state, and the hooks of a run. The jobs' Options embed it. Start from
+// DefaultRunOptions.
+type RunOptions struct {
+	Workers int  // concurrent fetches
+	DryRun  bool // decide and report; write nothing, state included
+	// Scope decides which URIs may be fetched.
+	Scope resourcesync.Scope
+	// LocalAlgs are computed for the state when the Source gives no hash
+	// this package can verify, so that later checks have a digest.
+	LocalAlgs []string
+	// BatchSize and BatchInterval bound how many results wait for one
+	// state transaction and for how long.
+	BatchSize     int
+	BatchInterval time.Duration
+	// MaxUnavailable consecutive resources failing because the Source is
+	// unavailable stop the run (exit 5) instead of failing one by one.
+	MaxUnavailable int
+	Limits         resourcesync.Limits
+	Now            func() time.Time
+	// Drain, when done, stops feeding new work; transfers in flight finish
+	// and are recorded. Nil means never.
+	Drain context.Context
+	// Plan receives one line per action in a dry run (nil: none).
+	Plan io.Writer
+	// Progress, when set, is updated as the run goes (for a progress
+	// display); read it with its methods from any goroutine.
+	Progress *resourcesync.Progress
+	// Dump tunes how dump packages are downloaded and read (Dump.MaxSize
+	// is --max-dump-size); an empty Dump.TempDir means the job's temp
+	// directory.
+	Dump dumpzip.Options
+	// Failpoint is passed to the writer (WriterOptions): a test seam for
+	// crash tests; nil in production.
+	Failpoint func(name string)
+}
+
+// DefaultRunOptions are the command line's defaults.
+func DefaultRunOptions() RunOptions {
+	return RunOptions{
+		Workers:        8,
+		LocalAlgs:      []string{resourcesync.AlgMD5},
+		BatchSize:      256,
+		BatchInterval:  time.Second,
+		MaxUnavailable: 16,
+		Now:            time.Now,
+		Dump:           dumpzip.DefaultOptions(),
+	}
+}
+
+// WithDefaults returns o with its zero fields set as DefaultRunOptions
+// (Drain never done, a Progress nobody reads).
+func (o RunOptions) WithDefaults() RunOptions {
+	d := DefaultRunOptions()
+	if o.Workers <= 0 {
+		o.Workers = d.Workers
+	}
+	if o.BatchSize <= 0 {
+		o.BatchSize = d.BatchSize
+	}
+	if o.BatchInterval <= 0 {
+		o.BatchInterval = d.BatchInterval
+	}
+	if o.MaxUnavailable <= 0 {
+		o.MaxUnavailable = d.MaxUnavailable
+	}
+	if o.Now == nil {
+		o.Now = d.Now
+	}
+	if o.Drain == nil {
+		o.Drain = context.Background()
+	}
+	if o.Progress == nil {
+		o.Progress = &resourcesync.Progress{}
+	}
+	return o
+}
+
+// WriterOptions are the options of the run's writer.
+func (o RunOptions) WriterOptions() WriterOptions {
+	wo := DefaultWriterOptions()
+	wo.MinBatch, wo.Interval, wo.DryRun, wo.Now, wo.Failpoint = o.BatchSize, o.BatchInterval, o.DryRun, o.Now, o.Failpoint
+	return wo
+}
