@@ -2,7 +2,10 @@
 // Source of N resources of about 4 KiB on loopback and runs, alternately in
 // one process (A B A B ...; see ../shared/BENCHMARKING.md), the resync-dest
 // binary and a bare Go fetcher - the floor: 16 keep-alive connections, GET,
-// write a .part file, md5 and length check, rename. Each run gets a fresh
+// write a .part file, md5 and length check, rename. The floor runs as a
+// child process too (this program, re-executed with -floor-list), so that
+// both pay for a process start and neither shares the server's Go runtime,
+// which makes every request's hand-offs cheaper. Each run gets a fresh
 // directory; everything is deleted at the end. It prints each run, the
 // medians, their ratio and resync-dest's peak RSS.
 //
@@ -24,6 +27,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -38,7 +42,15 @@ func main() {
 	rounds := flag.Int("rounds", 3, "A/B rounds")
 	workers := flag.Int("workers", 8, "resync-dest --workers")
 	work := flag.String("dir", "", "work directory (default: a new temp directory, removed at the end)")
+	floorList := flag.String("floor-list", "", "internal: be the floor, fetching the URIs (and md5s) in this file into -dir")
 	flag.Parse()
+	if *floorList != "" {
+		if err := runFloor(*floorList, *work); err != nil {
+			fmt.Fprintln(os.Stderr, "floor:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *bin == "" {
 		fmt.Fprintln(os.Stderr, "bench-baseline: -bin is required")
 		os.Exit(2)
@@ -67,13 +79,18 @@ func run(bin string, n, rounds, workers int, work string) error {
 		}
 		defer os.RemoveAll(work)
 	}
-	var uris []string
-	for _, r := range src.Resources(0) {
-		uris = append(uris, r.URI)
+	self, err := os.Executable()
+	if err != nil {
+		return err
 	}
-	sums := map[string]string{}
+	list := filepath.Join(work, "floor-list.txt")
+	var lines strings.Builder
 	for _, r := range src.Resources(0) {
-		sums[r.URI], _ = r.Fixity.Get(resourcesync.AlgMD5)
+		sum, _ := r.Fixity.Get(resourcesync.AlgMD5)
+		fmt.Fprintf(&lines, "%s %s\n", r.URI, sum)
+	}
+	if err := os.WriteFile(list, []byte(lines.String()), 0o644); err != nil {
+		return err
 	}
 	fmt.Printf("%d resources of 4 KiB at %s; resync-dest --workers %d; floor: 16 connections\n", n, srv.URL, workers)
 	var a, b []time.Duration
@@ -93,7 +110,9 @@ func run(bin string, n, rounds, workers int, work string) error {
 
 		dir = filepath.Join(work, fmt.Sprintf("floor-%d", i))
 		start = time.Now()
-		if err := floor(uris, sums, dir); err != nil {
+		cmd = exec.Command(self, "-floor-list", list, "-dir", dir)
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("floor: %w", err)
 		}
 		d = time.Since(start)
@@ -104,6 +123,26 @@ func run(bin string, n, rounds, workers int, work string) error {
 	fmt.Printf("median: resync-dest %s, floor %s, ratio %.2f; resync-dest peak RSS max %d MiB\n",
 		ma.Round(time.Millisecond), mb.Round(time.Millisecond), float64(ma)/float64(mb), slices.Max(rss)/1024)
 	return nil
+}
+
+// runFloor reads the floor's list - lines of a URI and its md5 - and runs
+// the floor into dir.
+func runFloor(list, dir string) error {
+	data, err := os.ReadFile(list)
+	if err != nil {
+		return err
+	}
+	var uris []string
+	sums := map[string]string{}
+	for line := range strings.Lines(string(data)) {
+		u, sum, ok := strings.Cut(strings.TrimSpace(line), " ")
+		if !ok {
+			return fmt.Errorf("%s: bad line %q", list, line)
+		}
+		uris = append(uris, u)
+		sums[u] = sum
+	}
+	return floor(uris, sums, dir)
 }
 
 // floor is the bare fetcher: what any client must at least do.
