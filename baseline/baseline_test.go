@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -261,4 +262,30 @@ func TestInterruptedRunResumes(t *testing.T) {
 		t.Errorf("resume fetched %d bodies, want %d", n, 200-done)
 	}
 	h.assertIdentical()
+}
+
+// The producer looks entries up in the state in batches of 100: a rerun
+// must find every record, whatever the list's length is modulo the batch,
+// and see a change wherever it falls.
+func TestRerunAcrossLookupBatches(t *testing.T) {
+	for _, n := range []int{1, 99, 100, 101, 250} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			h := newHarness(t, func(s *fixtures.Spec) { s.Resources = n })
+			h.mustRun(nil)
+			rs := h.src.Resources(0)
+			changed := rs[len(rs)-1]
+			if err := h.src.Apply(h.src.At().Add(time.Hour), fixtures.Mutation{Kind: fixtures.Update, Path: changed.Path}); err != nil {
+				t.Fatal(err)
+			}
+			h.src.ResetCounts()
+			sum := h.mustRun(nil)
+			if sum.Updated != 1 || sum.Unchanged != int64(n-1) || sum.Created != 0 {
+				t.Fatalf("rerun: %+v", sum.Counts)
+			}
+			if got := h.src.ResourceBodies(); got != 1 {
+				t.Errorf("rerun fetched %d resource bodies, want 1 (%s)", got, changed.URI)
+			}
+			h.assertIdentical()
+		})
+	}
 }

@@ -31,6 +31,7 @@ type Mirror interface {
 // Store is the state.
 type Store interface {
 	Held(ctx context.Context, setID int64, uri string) (resourcesync.Held, bool, error)
+	HeldMany(ctx context.Context, setID int64, uris []string) (map[string]resourcesync.Held, error)
 	HeldAt(ctx context.Context, setID int64, path string) (resourcesync.Held, bool, error)
 	HeldCount(ctx context.Context, setID int64) (int64, error)
 	EachHeld(ctx context.Context, setID int64, fn func(resourcesync.Held) error) error

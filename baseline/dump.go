@@ -269,7 +269,7 @@ func (r *run) packageNeeded(ctx context.Context, e *resourcesync.Entry, copyURL 
 			r.d.Log.Warn().Str("uri", copyURL).Err(err).Msg("manifest copy unusable; reading the package's own manifest")
 			return true, nil
 		}
-		res, _, _, err := w.assess(ctx, ce)
+		res, _, _, err := w.assess(ctx, ce, false, nil)
 		if err != nil {
 			return false, err
 		}

@@ -82,6 +82,10 @@ type job struct {
 	// Source.
 	member *dumpzip.Member
 	pkg    *openPackage
+	// looked: the producer already asked the state what is held of the
+	// entry's URI, and prev is the answer (nil: nothing).
+	looked bool
+	prev   *resourcesync.Held
 }
 
 // copy runs the pipeline: one producer streaming the list, N workers, one
@@ -156,11 +160,44 @@ func (r *run) copy(ctx context.Context) error {
 	return nil
 }
 
-// produce streams the Resource List (and its index parts) to the workers.
+// lookupBatch is how many listed entries the producer gathers before it
+// asks the state what is held of them, in one query (Store.HeldMany): one
+// point lookup per resource cost about a tenth of a first baseline's time.
+const lookupBatch = 100
+
+// produce streams the Resource List (and its index parts) to the workers,
+// with what the state holds of each entry looked up in batches.
 func (r *run) produce(ctx context.Context, jobs chan<- job) error {
 	open := func(ctx context.Context, u string) (string, io.ReadCloser, error) {
 		final, _, body, err := r.d.Fetcher.OpenDocument(ctx, u)
 		return final, body, err
+	}
+	pending := make([]*resourcesync.Entry, 0, lookupBatch)
+	send := func(ctx context.Context) error {
+		defer func() { pending = pending[:0] }()
+		uris := make([]string, len(pending))
+		for i, e := range pending {
+			uris[i] = e.Loc
+		}
+		held, err := r.d.Store.HeldMany(ctx, r.set.ID, uris)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("look up %d listed resources in the state: %w: %w", len(uris), resourcesync.ErrLocal, err)
+		}
+		for _, e := range pending {
+			j := job{entry: e, looked: true}
+			if h, ok := held[e.Loc]; ok {
+				j.prev = &h
+			}
+			select {
+			case jobs <- j:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		return nil
 	}
 	wopts := resourcesync.WalkOptions{Limits: r.opts.Limits}
 	h, err := resourcesync.Walk(ctx, open, r.set.ResourceList, resourcesync.CapResourceList, wopts,
@@ -169,13 +206,17 @@ func (r *run) produce(ctx context.Context, jobs chan<- job) error {
 				return errDrained
 			}
 			r.opts.Progress.Listed()
-			select {
-			case jobs <- job{entry: e}:
+			if pending = append(pending, e); len(pending) < lookupBatch {
 				return nil
-			case <-ctx.Done():
-				return ctx.Err()
 			}
+			return send(ctx)
 		})
+	if len(pending) > 0 && (err == nil || !errors.Is(err, resourcesync.ErrLocal) && !errors.Is(err, errDrained)) {
+		// What was read before the list broke off is still copied.
+		if serr := send(ctx); serr != nil && err == nil {
+			err = serr
+		}
+	}
 	if h != nil {
 		r.sum.At, r.sum.Completed = h.MD.At, h.MD.Completed
 	}

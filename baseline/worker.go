@@ -42,7 +42,7 @@ type worker struct {
 // process decides what one entry needs and does it. It returns an error
 // only when the whole run must stop (local disk, state, cancellation).
 func (w *worker) process(ctx context.Context, j job) (result, error) {
-	res, prev, d, err := w.assess(ctx, j.entry)
+	res, prev, d, err := w.assess(ctx, j.entry, j.looked, j.prev)
 	if err != nil || (res.outcome != outCreated && res.outcome != outUpdated) || w.run.opts.DryRun {
 		return res, err
 	}
@@ -51,8 +51,10 @@ func (w *worker) process(ctx context.Context, j job) (result, error) {
 
 // assess maps an entry and decides, without fetching anything, what it
 // needs: the result's outcome is outCreated or outUpdated when its bytes
-// must be fetched. The error is fatal, as process's.
-func (w *worker) assess(ctx context.Context, e *resourcesync.Entry) (result, *resourcesync.Held, decision, error) {
+// must be fetched. When looked is set, prev is what the state holds of the
+// entry (nil: nothing), already looked up; otherwise assess looks it up.
+// The error is fatal, as process's.
+func (w *worker) assess(ctx context.Context, e *resourcesync.Entry, looked bool, prev *resourcesync.Held) (result, *resourcesync.Held, decision, error) {
 	r := w.run
 	res := result{uri: e.Loc, entry: e}
 	if err := r.opts.Scope.Check(e.Loc); err != nil {
@@ -65,13 +67,14 @@ func (w *worker) assess(ctx context.Context, e *resourcesync.Entry) (result, *re
 		return res, nil, decision{}, nil
 	}
 	res.path = rel
-	held, ok, err := r.d.Store.Held(ctx, r.set.ID, e.Loc)
-	if err != nil {
-		return res, nil, decision{}, fmt.Errorf("look up %s in the state: %w: %w", e.Loc, resourcesync.ErrLocal, err)
-	}
-	var prev *resourcesync.Held
-	if ok {
-		prev = &held
+	if !looked {
+		held, ok, err := r.d.Store.Held(ctx, r.set.ID, e.Loc)
+		if err != nil {
+			return res, nil, decision{}, fmt.Errorf("look up %s in the state: %w: %w", e.Loc, resourcesync.ErrLocal, err)
+		}
+		if ok {
+			prev = &held
+		}
 	}
 	d, err := w.decide(e, rel, prev)
 	if err != nil {
