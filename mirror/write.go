@@ -249,7 +249,7 @@ func (p *pending) Reset() error {
 func (p *pending) finish(mtime time.Time) error {
 	p.done = true
 	if !mtime.IsZero() {
-		if err := p.m.fsys.Chtimes(p.tmp, p.m.now(), mtime); err != nil {
+		if err := setTimes(p.m.fsys, p.f, p.tmp, p.m.now(), mtime); err != nil {
 			return err
 		}
 	}
