@@ -126,19 +126,18 @@ func (r *run) deletionCandidates(ctx context.Context) (cands []candidate, stale 
 			return nil, nil, fmt.Errorf("walk %s for files the Source no longer lists: %w: %w", root, resourcesync.ErrLocal, err)
 		}
 	}
+	// A record inside the tree whose file the walk found is a candidate
+	// already; one whose file is gone is stale wherever it points.
 	err = r.d.Store.EachHeld(ctx, r.set.ID, func(h resourcesync.Held) error {
-		if roots.contains(h.Path) {
-			return nil // seen by the walk
-		}
 		listed, err := r.listing.Has(h.Path)
 		if err != nil || listed {
 			return err
 		}
 		info, err := r.d.Mirror.Stat(h.Path)
 		switch {
-		case err == nil && info.Mode().IsRegular():
+		case err == nil && info.Mode().IsRegular() && !roots.contains(h.Path):
 			cands = append(cands, candidate{path: h.Path, uri: h.URI})
-		case err != nil && (errors.Is(err, fs.ErrNotExist)):
+		case err != nil && errors.Is(err, fs.ErrNotExist):
 			stale = append(stale, h.URI)
 		}
 		return nil

@@ -152,3 +152,45 @@ func TestParseDeleteLimit(t *testing.T) {
 		}
 	}
 }
+
+// The deletion pass is skipped only when the run starts from nothing: a
+// file already in the mirror, or a record in the state, makes it run.
+func TestFirstBaselineFindsWhatWasThere(t *testing.T) {
+	t.Run("a file in the mirror", func(t *testing.T) {
+		h := newHarness(t, nil)
+		stray := filepath.Join(filepath.Dir(h.pathOf(h.src.Resources(0)[0].URI)), "stray.txt")
+		if err := os.MkdirAll(filepath.Dir(stray), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(stray, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if sum := h.mustRun(nil); sum.WouldDelete != 1 || sum.Created != 60 {
+			t.Fatalf("first run into a mirror with a stray file: %+v, would delete %d, want 1", sum.Counts, sum.WouldDelete)
+		}
+	})
+	t.Run("records of files gone", func(t *testing.T) {
+		h := newHarness(t, nil)
+		h.mustRun(nil)
+		gone := deleteSome(t, h, 1)[0]
+		entries, err := os.ReadDir(h.dest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries { // empty the mirror but for its state
+			if e.Name() != ".resync-dest" {
+				if err := os.RemoveAll(filepath.Join(h.dest, e.Name())); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		h.reopen(false) // a new run, as after a restart
+		if sum := h.mustRun(nil); sum.Created != 59 {
+			t.Fatalf("rerun into an emptied mirror: %+v", sum.Counts)
+		}
+		if _, ok, _ := h.db.Held(context.Background(), h.set.ID, gone.URI); ok {
+			t.Errorf("the state still holds %s, which is neither listed nor on disk", gone.URI)
+		}
+		h.assertIdentical()
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
@@ -48,8 +49,12 @@ func (r *run) run(ctx context.Context) error {
 	}
 	r.listing = listing
 	defer listing.Close()
+	fresh, err := r.freshStart(ctx)
+	if err != nil {
+		return err
+	}
 	err = r.copy(ctx)
-	if err == nil && r.sum.ListComplete {
+	if err == nil && r.sum.ListComplete && !fresh {
 		err = r.deletePass(ctx)
 	}
 	if err == nil && r.sum.ListComplete {
@@ -225,6 +230,29 @@ func (r *run) produce(ctx context.Context, jobs chan<- job) error {
 		r.opts.Progress.ListingDone()
 	}
 	return err
+}
+
+// errNotEmpty stops freshStart's walk at the first file.
+var errNotEmpty = errors.New("the mirror holds a file")
+
+// freshStart reports whether the run starts from nothing: no file in the
+// mirror and no record of the set in the state. Then every file of the
+// set at the end was written by this run, from a listed path, and the
+// deletion pass - a walk of the whole tree, asking the listing about each
+// file - can find nothing, so it is skipped.
+func (r *run) freshStart(ctx context.Context) (bool, error) {
+	err := r.d.Mirror.Walk("", func(string, fs.FileInfo) error { return errNotEmpty })
+	if errors.Is(err, errNotEmpty) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("look for files in the mirror: %w: %w", resourcesync.ErrLocal, err)
+	}
+	n, err := r.d.Store.HeldCount(ctx, r.set.ID)
+	if err != nil {
+		return false, fmt.Errorf("count the set's resources: %w: %w", resourcesync.ErrLocal, err)
+	}
+	return n == 0, nil
 }
 
 // recordBaselinePoint records, once the whole list was read and every
