@@ -9,7 +9,7 @@
 // system is synced, untimed, so that no run pays for the write-back of the
 // one before (the floor never syncs). Each run gets a fresh
 // directory; everything is deleted at the end. It prints each run, the
-// medians, their ratio and resync-dest's peak RSS.
+// medians, their ratio and both peak RSS figures (both are polled alike).
 //
 //	go build -o /tmp/resync-dest ./cmd/resync-dest
 //	go run ./scripts/bench-baseline -bin /tmp/resync-dest -n 10000 -rounds 3
@@ -116,12 +116,14 @@ func run(bin string, n, rounds, workers int, work string) error {
 		start = time.Now()
 		cmd = exec.Command(self, "-floor-list", list, "-dir", dir)
 		cmd.Stderr = os.Stderr
-		if err := cmd.Run(); err != nil {
+		// Measured like resync-dest, so that both pay for the polling.
+		floorRSS, err := peakrss.Run(cmd, 2*time.Millisecond)
+		if err != nil {
 			return fmt.Errorf("floor: %w", err)
 		}
 		d = time.Since(start)
 		b = append(b, d)
-		fmt.Printf("round %d  floor       %8s\n", i+1, d.Round(time.Millisecond))
+		fmt.Printf("round %d  floor       %8s  peak RSS %d MiB\n", i+1, d.Round(time.Millisecond), floorRSS/1024)
 		settle()
 	}
 	ma, mb := median(a), median(b)
