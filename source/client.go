@@ -61,6 +61,10 @@ func New(opts Options) (*Client, error) {
 		IdleConnTimeout:       90 * time.Second,
 		ExpectContinueTimeout: time.Second,
 		ForceAttemptHTTP2:     true,
+		// Big enough for a typical small resource and its headers in one
+		// read: with the default 4 KiB, a 4 KiB body took two reads and
+		// two writes to disk.
+		ReadBufferSize: 64 << 10,
 	}
 	c := &Client{opts: opts, base: base}
 	if opts.Logger.GetLevel() <= zerolog.DebugLevel && zerolog.GlobalLevel() <= zerolog.DebugLevel {
