@@ -126,19 +126,24 @@ func (r *run) deletionCandidates(ctx context.Context) (cands []candidate, stale 
 			return nil, nil, fmt.Errorf("walk %s for files the Source no longer lists: %w: %w", root, resourcesync.ErrLocal, err)
 		}
 	}
-	// A record inside the tree whose file the walk found is a candidate
-	// already; one whose file is gone is stale wherever it points.
+	// A record inside the tree whose file exists was seen by the walk; one
+	// whose file is gone is stale wherever it points. The Stat comes
+	// first: it is cheaper than asking the listing.
 	err = r.d.Store.EachHeld(ctx, r.set.ID, func(h resourcesync.Held) error {
+		info, serr := r.d.Mirror.Stat(h.Path)
+		gone := serr != nil && errors.Is(serr, fs.ErrNotExist)
+		if roots.contains(h.Path) && !gone {
+			return nil
+		}
 		listed, err := r.listing.Has(h.Path)
 		if err != nil || listed {
 			return err
 		}
-		info, err := r.d.Mirror.Stat(h.Path)
 		switch {
-		case err == nil && info.Mode().IsRegular() && !roots.contains(h.Path):
-			cands = append(cands, candidate{path: h.Path, uri: h.URI})
-		case err != nil && errors.Is(err, fs.ErrNotExist):
+		case gone:
 			stale = append(stale, h.URI)
+		case serr == nil && info.Mode().IsRegular():
+			cands = append(cands, candidate{path: h.Path, uri: h.URI})
 		}
 		return nil
 	})

@@ -178,7 +178,7 @@ func (r *run) produce(ctx context.Context, jobs chan<- job) error {
 		return final, body, err
 	}
 	pending := make([]*resourcesync.Entry, 0, lookupBatch)
-	send := func(ctx context.Context) error {
+	send := func() error {
 		defer func() { pending = pending[:0] }()
 		uris := make([]string, len(pending))
 		for i, e := range pending {
@@ -214,11 +214,11 @@ func (r *run) produce(ctx context.Context, jobs chan<- job) error {
 			if pending = append(pending, e); len(pending) < lookupBatch {
 				return nil
 			}
-			return send(ctx)
+			return send()
 		})
 	if len(pending) > 0 && (err == nil || !errors.Is(err, resourcesync.ErrLocal) && !errors.Is(err, errDrained)) {
 		// What was read before the list broke off is still copied.
-		if serr := send(ctx); serr != nil && err == nil {
+		if serr := send(); serr != nil && err == nil {
 			err = serr
 		}
 	}
@@ -232,21 +232,22 @@ func (r *run) produce(ctx context.Context, jobs chan<- job) error {
 	return err
 }
 
-// errNotEmpty stops freshStart's walk at the first file.
-var errNotEmpty = errors.New("the mirror holds a file")
-
 // freshStart reports whether the run starts from nothing: no file in the
 // mirror and no record of the set in the state. Then every file of the
 // set at the end was written by this run, from a listed path, and the
 // deletion pass - a walk of the whole tree, asking the listing about each
 // file - can find nothing, so it is skipped.
 func (r *run) freshStart(ctx context.Context) (bool, error) {
-	err := r.d.Mirror.Walk("", func(string, fs.FileInfo) error { return errNotEmpty })
-	if errors.Is(err, errNotEmpty) {
-		return false, nil
-	}
+	empty := true
+	err := r.d.Mirror.Walk("", func(string, fs.FileInfo) error {
+		empty = false
+		return fs.SkipAll
+	})
 	if err != nil {
 		return false, fmt.Errorf("look for files in the mirror: %w: %w", resourcesync.ErrLocal, err)
+	}
+	if !empty {
+		return false, nil
 	}
 	n, err := r.d.Store.HeldCount(ctx, r.set.ID)
 	if err != nil {
