@@ -300,10 +300,10 @@ func TestReadOnly(t *testing.T) {
 	h := newHarness(t, nil)
 	h.baseline(0, nil)
 	makeDifferences(t, h)
-	before := snapshot(t, h.dest)
+	before := fixtures.TreeSnapshot(t, h.dest, false)
 	h.mustAudit(nil)
 	h.mustAudit(func(_ *audit.Set, o *audit.Options) { o.Fast = true })
-	if after := snapshot(t, h.dest); after != before {
+	if after := fixtures.TreeSnapshot(t, h.dest, false); after != before {
 		t.Errorf("the audit changed the mirror:\nbefore\n%s\nafter\n%s", before, after)
 	}
 }

@@ -2,13 +2,7 @@ package audit_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -174,41 +168,4 @@ func (h *harness) file(rel string) string { return filepath.Join(h.dest, filepat
 // hostPort is the Source's authority, which appears in URIs and paths.
 func (h *harness) hostPort() string {
 	return strings.TrimSuffix(strings.TrimPrefix(h.src.URL(), "http://"), "/")
-}
-
-// snapshot hashes every file under dir with its mode and mtime,
-// .resync-dest included: two equal snapshots mean nothing was written.
-func snapshot(t testing.TB, dir string) string {
-	t.Helper()
-	var lines []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		line := p + " " + info.Mode().String() + " " + info.ModTime().String()
-		if d.Type().IsRegular() {
-			f, err := os.Open(p)
-			if err != nil {
-				return err
-			}
-			sum := sha256.New()
-			_, err = io.Copy(sum, f)
-			f.Close()
-			if err != nil {
-				return err
-			}
-			line += " " + hex.EncodeToString(sum.Sum(nil))
-		}
-		lines = append(lines, line)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
 }

@@ -138,11 +138,11 @@ func TestDryRunWritesNothing(t *testing.T) {
 		fixtures.Mutation{Kind: fixtures.Delete, Path: rs[1].Path},
 		fixtures.Mutation{Kind: fixtures.Create, Path: "/dataset1/res/new/b.txt"})
 	h.reopen(true)
-	before := snapshot(t, h.dest)
+	before := fixtures.TreeSnapshot(t, h.dest, false)
 	h.src.ResetCounts()
 	var plan bytes.Buffer
 	sum := h.mustRun(func(o *baseline.Options) { o.DryRun, o.Delete, o.Plan = true, true, &plan })
-	if after := snapshot(t, h.dest); after != before {
+	if after := fixtures.TreeSnapshot(t, h.dest, false); after != before {
 		t.Fatalf("a dry run changed the mirror or the state:\nbefore\n%s\nafter\n%s", before, after)
 	}
 	if n := h.src.ResourceBodies(); n != 0 {

@@ -372,14 +372,14 @@ func TestDumpDeleteAndDryRun(t *testing.T) {
 	// A dry run writes nothing, and reads the manifest copies rather than
 	// the packages.
 	h.reopen(true)
-	before := snapshot(t, h.dest)
+	before := fixtures.TreeSnapshot(t, h.dest, false)
 	h.src.ResetCounts()
 	var plan bytes.Buffer
 	sum := h.mustRunDump("", tmp, func(o *baseline.Options) { o.DryRun, o.Delete, o.Plan = true, true, &plan })
 	if sum.Updated != 1 || sum.WouldDelete != 1 || sum.Unchanged != 58 {
 		t.Fatalf("dry run: %+v would delete %d", sum.Counts, sum.WouldDelete)
 	}
-	if snapshot(t, h.dest) != before {
+	if fixtures.TreeSnapshot(t, h.dest, false) != before {
 		t.Error("the dry run wrote to the mirror or the state")
 	}
 	for _, p := range zipPaths(3) {

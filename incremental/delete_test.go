@@ -81,13 +81,13 @@ func TestDryRunWritesNothing(t *testing.T) {
 	h.baseline()
 	h.advance(12)
 	h.reopen(true)
-	before := snapshot(t, h.dest)
+	before := fixtures.TreeSnapshot(t, h.dest, false)
 	var plan bytes.Buffer
 	sum, err := h.run(func(o *incremental.Options) { withDelete(o); o.DryRun, o.Plan = true, &plan })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if after := snapshot(t, h.dest); after != before {
+	if after := fixtures.TreeSnapshot(t, h.dest, false); after != before {
 		t.Fatalf("a dry run changed the mirror or the state:\n%s\n---\n%s", before, after)
 	}
 	if sum.Listed == 0 || sum.Applied != 12 || plan.Len() == 0 {

@@ -353,7 +353,7 @@ func TestChangeDumpDryRun(t *testing.T) {
 	h.baseline()
 	h.advance(10)
 	h.reopen(true)
-	before := snapshot(t, h.dest)
+	before := fixtures.TreeSnapshot(t, h.dest, false)
 	var plan bytes.Buffer
 	sum, err := h.runDump(t.TempDir(), h.state().Cursor, func(o *incremental.Options) {
 		withDelete(o)
@@ -365,7 +365,7 @@ func TestChangeDumpDryRun(t *testing.T) {
 	if sum.Changes != 10 || plan.Len() == 0 {
 		t.Errorf("%+v\n%s", sum, plan.String())
 	}
-	if after := snapshot(t, h.dest); after != before {
+	if after := fixtures.TreeSnapshot(t, h.dest, false); after != before {
 		t.Errorf("a dry run wrote to the mirror")
 	}
 }

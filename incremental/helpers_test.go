@@ -3,14 +3,10 @@ package incremental_test
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -262,40 +258,6 @@ func (h *harness) changeDone(c fixtures.ChangeInfo) bool {
 		h.t.Fatal(err)
 	}
 	return rec && !failed
-}
-
-// snapshot hashes every file under dir with its mtime, .resync-dest
-// included: two equal snapshots mean nothing was written.
-func snapshot(t *testing.T, dir string) string {
-	t.Helper()
-	var lines []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		line := p + " " + info.Mode().String() + " " + info.ModTime().String()
-		if d.Type().IsRegular() {
-			f, err := os.Open(p)
-			if err != nil {
-				return err
-			}
-			sum := sha256.New()
-			io.Copy(sum, f)
-			f.Close()
-			line += " " + hex.EncodeToString(sum.Sum(nil))
-		}
-		lines = append(lines, line)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
 }
 
 // rawChange is one entry of a Change List written by hand.

@@ -2,16 +2,11 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"io"
-	"io/fs"
 	"net"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -38,44 +33,6 @@ func auditRel(t *testing.T, uri string) string {
 		t.Fatal(err)
 	}
 	return p
-}
-
-// auditSnapshot hashes every file under dir with its mode and mtime,
-// .resync-dest (the state database) included: equal snapshots mean
-// nothing was written.
-func auditSnapshot(t *testing.T, dir string) string {
-	t.Helper()
-	var lines []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		line := p + " " + info.Mode().String() + " " + info.ModTime().String()
-		if d.Type().IsRegular() {
-			f, err := os.Open(p)
-			if err != nil {
-				return err
-			}
-			sum := sha256.New()
-			_, err = io.Copy(sum, f)
-			f.Close()
-			if err != nil {
-				return err
-			}
-			line += " " + hex.EncodeToString(sum.Sum(nil))
-		}
-		lines = append(lines, line)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
 }
 
 // auditRuns is how many runs the state of dest records.
@@ -137,7 +94,7 @@ func TestAuditCommand(t *testing.T) {
 		t.Fatal(err) // extra: the Source deleted it
 	}
 
-	before, runs := auditSnapshot(t, dest), auditRuns(t, dest)
+	before, runs := fixtures.TreeSnapshot(t, dest, false), auditRuns(t, dest)
 	r = runCLI(t, auditArgs([]string{"audit", "--dest", dest}, srv.URL)...).want(t, exitDifferences)
 	contains(t, r.stdout,
 		"- "+auditRel(t, rs[0].URI)+"\n",
@@ -179,7 +136,7 @@ func TestAuditCommand(t *testing.T) {
 	}
 	contains(t, string(html), "<!DOCTYPE html>", "Missing", "Extra", "Changed", auditRel(t, rs[2].URI), "--max-delete 2")
 
-	if after := auditSnapshot(t, dest); after != before {
+	if after := fixtures.TreeSnapshot(t, dest, false); after != before {
 		t.Errorf("audit changed the mirror or the state:\nbefore\n%s\nafter\n%s", before, after)
 	}
 	if n := auditRuns(t, dest); n != runs {

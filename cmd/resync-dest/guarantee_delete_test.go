@@ -63,14 +63,14 @@ func TestGuaranteeIncompleteViewDeletesNothing(t *testing.T) {
 			if err := os.WriteFile(stray, []byte("not from the Source"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			before := filesOnly(treeSnapshot(t, dest, true))
+			before := filesOnly(fixtures.TreeSnapshot(t, dest, true))
 			stateBefore := readState(t, dest, src.CapabilityListURL(0))
 			tc.spoil(src)
 			r := runCLI(t, args([]string{"baseline", "--dest", dest, "--delete"}, append(tc.args, srv.URL)...)...).want(t, tc.code)
 			if tc.code == exitSafetyStop {
 				contains(t, r.stdout+r.stderr, "max-delete", "nothing was deleted")
 			}
-			sameSnapshot(t, "the mirror after an incomplete view", before, filesOnly(treeSnapshot(t, dest, true)))
+			sameSnapshot(t, "the mirror after an incomplete view", before, filesOnly(fixtures.TreeSnapshot(t, dest, true)))
 			after := readState(t, dest, src.CapabilityListURL(0))
 			if !after.set.BaselineAt.Equal(stateBefore.set.BaselineAt) {
 				t.Errorf("the baseline point moved from %v to %v", stateBefore.set.BaselineAt, after.set.BaselineAt)
@@ -104,7 +104,7 @@ func TestGuaranteeDryRunWritesNothing(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dest, filepath.FromSlash(relPath(t, rs[3].URI))), []byte("damaged"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	before := treeSnapshot(t, dest, false)
+	before := fixtures.TreeSnapshot(t, dest, false)
 	for _, extra := range [][]string{nil, {"--delete", "--max-delete", "100%"}, {"--checksum"}, {"--json"}} {
 		r := runCLI(t, args([]string{"baseline", "--dest", dest, "--dry-run"}, append(extra, srv.URL)...)...)
 		if r.code != exitOK {
@@ -113,6 +113,6 @@ func TestGuaranteeDryRunWritesNothing(t *testing.T) {
 		if len(extra) > 0 && extra[0] == "--delete" {
 			contains(t, r.stdout, "create ", "delete ")
 		}
-		sameSnapshot(t, "the mirror and its state after a dry run", before, treeSnapshot(t, dest, false))
+		sameSnapshot(t, "the mirror and its state after a dry run", before, fixtures.TreeSnapshot(t, dest, false))
 	}
 }

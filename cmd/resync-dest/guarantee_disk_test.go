@@ -176,7 +176,7 @@ func diskFaultCase(t *testing.T, kind string, errno syscall.Errno, match func(op
 	}
 	// Directories' mtimes may change (temp files come and go);
 	// files may not.
-	treeBefore := filesOnly(treeSnapshot(t, dest, true))
+	treeBefore := filesOnly(fixtures.TreeSnapshot(t, dest, true))
 	stateBefore := readState(t, dest, src.CapabilityListURL(0))
 
 	f := &faultCounter{match: match, names: map[string]int{}}
@@ -197,7 +197,7 @@ func diskFaultCase(t *testing.T, kind string, errno syscall.Errno, match func(op
 	}
 
 	// The old versions stay, byte for byte and mtime for mtime.
-	sameSnapshot(t, "the mirror after a disk fault", treeBefore, filesOnly(treeSnapshot(t, dest, true)))
+	sameSnapshot(t, "the mirror after a disk fault", treeBefore, filesOnly(fixtures.TreeSnapshot(t, dest, true)))
 	after := readState(t, dest, src.CapabilityListURL(0))
 	assertHeldOnDisk(t, dest, after.held)
 	if !sameHeld(stateBefore.held, after.held) {

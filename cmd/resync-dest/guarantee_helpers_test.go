@@ -3,11 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,48 +23,8 @@ import (
 )
 
 // This file holds what the guarantee tests (guarantee_*_test.go) share:
-// snapshots of a mirror, checks that it matches the Source, reading the
+// comparing snapshots of a mirror (fixtures.TreeSnapshot), checks that it matches the Source, reading the
 // state after a run, and a Toxiproxy in front of a fixture Source.
-
-// treeSnapshot describes every entry under dir - path, type, mode, mtime,
-// and the SHA-256 of regular files and targets of symlinks -
-// .resync-dest (the state, the lock) included unless skipState. Two equal
-// snapshots mean nothing under dir was written.
-func treeSnapshot(t *testing.T, dir string, skipState bool) string {
-	t.Helper()
-	var lines []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) && p == dir {
-				return filepath.SkipDir
-			}
-			return err
-		}
-		if skipState && d.IsDir() && d.Name() == ".resync-dest" {
-			return filepath.SkipDir
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		line := fmt.Sprintf("%s\t%s\t%d", info.Mode(), rel, info.ModTime().UnixNano())
-		switch {
-		case info.Mode().IsRegular():
-			line += "\t" + fileHash(t, p)
-		case info.Mode()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(p)
-			line += "\t-> " + target
-		}
-		lines = append(lines, line)
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("snapshot %s: %v", dir, err)
-	}
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
-}
 
 // filesOnly keeps the lines of a snapshot that describe files and
 // symlinks, not directories.
@@ -79,21 +36,6 @@ func filesOnly(snapshot string) string {
 		}
 	}
 	return strings.Join(keep, "\n")
-}
-
-// fileHash is the hex SHA-256 of a file's bytes.
-func fileHash(t *testing.T, p string) string {
-	t.Helper()
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatalf("hash %s: %v", p, err)
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		t.Fatalf("hash %s: %v", p, err)
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // sameSnapshot fails the test when two snapshots differ, showing the

@@ -102,10 +102,10 @@ func TestGuaranteeHostilePathsStayInside(t *testing.T) {
 	}
 	src.SetRaw("/dataset1/resourcelist.xml", "application/xml", hostileList(locs))
 
-	outsideBefore := treeSnapshot(t, outside, false)
+	outsideBefore := fixtures.TreeSnapshot(t, outside, false)
 	r := runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, exitPartial)
 
-	sameSnapshot(t, "the files outside the mirror", outsideBefore, treeSnapshot(t, outside, false))
+	sameSnapshot(t, "the files outside the mirror", outsideBefore, fixtures.TreeSnapshot(t, outside, false))
 	if ents, _ := os.ReadDir(base); len(ents) != 2 {
 		t.Errorf("%d entries beside the mirror, want mirror and outside only", len(ents))
 	}

@@ -55,7 +55,7 @@ func TestGuaranteeBrokenBodiesAreNeverPublished(t *testing.T) {
 			if err := src.Apply(src.At().Add(time.Hour), fixtures.Mutation{Kind: fixtures.Create, Path: created}); err != nil {
 				t.Fatal(err)
 			}
-			old := filesOnly(treeSnapshot(t, filepath.Join(dest, filepath.FromSlash(relPath(t, updated.URI))), true))
+			old := filesOnly(fixtures.TreeSnapshot(t, filepath.Join(dest, filepath.FromSlash(relPath(t, updated.URI))), true))
 			for _, p := range []string{updated.Path, created} {
 				src.SetFault(p, fixtures.Fault{Body: body, At: 100})
 			}
@@ -63,7 +63,7 @@ func TestGuaranteeBrokenBodiesAreNeverPublished(t *testing.T) {
 			r := runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, exitPartial)
 			contains(t, r.stdout, "2 failed", updated.URI, src.URI(created))
 
-			now := filesOnly(treeSnapshot(t, filepath.Join(dest, filepath.FromSlash(relPath(t, updated.URI))), true))
+			now := filesOnly(fixtures.TreeSnapshot(t, filepath.Join(dest, filepath.FromSlash(relPath(t, updated.URI))), true))
 			sameSnapshot(t, "the old version of "+updated.URI, old, now)
 			if _, err := os.Stat(filepath.Join(dest, filepath.FromSlash(relPath(t, src.URI(created))))); !os.IsNotExist(err) {
 				t.Errorf("the broken new resource was published (%v)", err)
@@ -129,13 +129,13 @@ func TestGuaranteeToxiproxyResetsChangeNothing(t *testing.T) {
 	src, srv := served(t, nil)
 	x := throughToxiproxy(t, src, srv)
 	dest := changedSource(t, src, x.URL, 10)
-	before := filesOnly(treeSnapshot(t, dest, true))
+	before := filesOnly(fixtures.TreeSnapshot(t, dest, true))
 	stateBefore := readState(t, dest, src.CapabilityListURL(0))
 	x.add(t, "reset", "reset_peer", "downstream", 1, `{"timeout":0}`)
 	src.ResetCounts()
 	r := runCLI(t, args([]string{"baseline", "--dest", dest}, x.URL)...).want(t, exitUnavailable)
 	contains(t, r.stderr, "connection reset")
-	sameSnapshot(t, "the mirror", before, filesOnly(treeSnapshot(t, dest, true)))
+	sameSnapshot(t, "the mirror", before, filesOnly(fixtures.TreeSnapshot(t, dest, true)))
 	if after := readState(t, dest, src.CapabilityListURL(0)); !sameHeld(stateBefore.held, after.held) || !after.set.BaselineAt.Equal(stateBefore.set.BaselineAt) {
 		t.Errorf("the state changed")
 	}
@@ -159,7 +159,7 @@ func TestGuaranteeRetryStormsAreBounded(t *testing.T) {
 	t.Run("503 on the Resource List", func(t *testing.T) {
 		src, srv := served(t, nil)
 		dest := changedSource(t, src, srv.URL, 10)
-		before := treeSnapshot(t, dest, true)
+		before := fixtures.TreeSnapshot(t, dest, true)
 		src.SetFault("/dataset1/resourcelist.xml", storm(503))
 		src.ResetCounts()
 		r := runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, exitUnavailable)
@@ -170,12 +170,12 @@ func TestGuaranteeRetryStormsAreBounded(t *testing.T) {
 		if n := src.ResourceBodies(); n != 0 {
 			t.Errorf("%d resources fetched without a list", n)
 		}
-		sameSnapshot(t, "the mirror", before, treeSnapshot(t, dest, true))
+		sameSnapshot(t, "the mirror", before, fixtures.TreeSnapshot(t, dest, true))
 	})
 	t.Run("429 on every resource", func(t *testing.T) {
 		src, srv := served(t, func(s *fixtures.Spec) { s.Resources = 100 })
 		dest := changedSource(t, src, srv.URL, 100)
-		before := treeSnapshot(t, dest, true)
+		before := fixtures.TreeSnapshot(t, dest, true)
 		stateBefore := readState(t, dest, src.CapabilityListURL(0))
 		src.SetFault("/dataset1/res/*", storm(429))
 		src.ResetCounts()
@@ -196,7 +196,7 @@ func TestGuaranteeRetryStormsAreBounded(t *testing.T) {
 		if asked > 16+8 {
 			t.Errorf("%d resources were tried; the breaker should stop the run after 16 (+8 in flight)", asked)
 		}
-		sameSnapshot(t, "the mirror", filesOnly(before), filesOnly(treeSnapshot(t, dest, true)))
+		sameSnapshot(t, "the mirror", filesOnly(before), filesOnly(fixtures.TreeSnapshot(t, dest, true)))
 		if after := readState(t, dest, src.CapabilityListURL(0)); !sameHeld(stateBefore.held, after.held) || !after.set.BaselineAt.Equal(stateBefore.set.BaselineAt) {
 			t.Errorf("the state's records changed")
 		}

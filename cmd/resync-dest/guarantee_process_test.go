@@ -113,7 +113,7 @@ func TestGuaranteeLockOneRunPerMirror(t *testing.T) {
 	holder := startProc(t, nil, "baseline", "--dest", dest, "--progress", "never", srv.URL)
 	waitUntil(t, "the holder asks for the Resource List", func() bool { return src.Requests(list) > 0 })
 
-	before := treeSnapshot(t, dest, false)
+	before := fixtures.TreeSnapshot(t, dest, false)
 	src.ResetCounts()
 	second := startProc(t, nil, "baseline", "--dest", dest, "--progress", "never", srv.URL)
 	second.wantExit(t, exitLocked)
@@ -123,13 +123,13 @@ func TestGuaranteeLockOneRunPerMirror(t *testing.T) {
 	if n := src.TotalRequests(); n != 0 {
 		t.Errorf("the locked-out run made %d requests to the Source", n)
 	}
-	sameSnapshot(t, "the mirror and its state, by a locked-out run", before, treeSnapshot(t, dest, false))
+	sameSnapshot(t, "the mirror and its state, by a locked-out run", before, fixtures.TreeSnapshot(t, dest, false))
 	// In-process too, where --dry-run takes the lock shared: still locked out.
 	r := runCLI(t, args([]string{"baseline", "--dest", dest, "--dry-run"}, srv.URL)...)
 	if r.code != exitLocked {
 		t.Errorf("a dry run beside a writer: exit %d, want %d\n%s", r.code, exitLocked, r.stderr)
 	}
-	sameSnapshot(t, "the mirror and its state, by a locked-out dry run", before, treeSnapshot(t, dest, false))
+	sameSnapshot(t, "the mirror and its state, by a locked-out dry run", before, fixtures.TreeSnapshot(t, dest, false))
 
 	// kill -9 the holder: the next run takes the lock and completes.
 	holder.cmd.Process.Kill()

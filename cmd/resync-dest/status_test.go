@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/mirror"
 )
 
@@ -43,7 +44,7 @@ func TestStatusCommand(t *testing.T) {
 	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, exitPartial)
 	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, exitPartial)
 
-	before := auditSnapshot(t, dest)
+	before := fixtures.TreeSnapshot(t, dest, false)
 	r := runCLI(t, "status", "--dest", dest).want(t, 0)
 	contains(t, r.stdout,
 		filepath.Join(dest, ".resync-dest", "state.db"),
@@ -81,7 +82,7 @@ func TestStatusCommand(t *testing.T) {
 		run.Started == "" || run.Ended == "" {
 		t.Errorf("run: %+v", run)
 	}
-	if after := auditSnapshot(t, dest); after != before {
+	if after := fixtures.TreeSnapshot(t, dest, false); after != before {
 		t.Errorf("status wrote:\nbefore\n%s\nafter\n%s", before, after)
 	}
 }
