@@ -258,6 +258,7 @@ func killLoop(t *testing.T, kr killRun, iterations int, rng *rand.Rand) {
 		time.Sleep(moment)
 		p.cmd.Process.Kill()
 		code, sig := p.wait()
+		settle(t, k.srv)
 		if sig != syscall.SIGKILL && code != 0 {
 			t.Fatalf("iteration %d: the run failed before the kill: exit %d\n%s", i, code, p.stderr.String())
 		}
@@ -318,6 +319,7 @@ func TestGuaranteeFailpoints(t *testing.T) {
 			if code, sig := p.wait(); sig != syscall.SIGKILL {
 				t.Fatalf("the run was not killed at %s: exit %d\n%s", fp, code, p.stderr.String())
 			}
+			settle(t, k.srv)
 			after := readState(t, k.dest, k.src.CapabilityListURL(0))
 			assertHeldOnDisk(t, k.dest, after.held)
 			if len(after.held) == 0 && fp != "after-publish:1" {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"strings"
@@ -75,6 +76,18 @@ func (p *proc) wait() (int, syscall.Signal) {
 		return -1, ws.Signal()
 	}
 	return p.cmd.ProcessState.ExitCode(), 0
+}
+
+// settle waits until the Source has finished with a run that was killed
+// or stopped, before the test reads or resets its counts: see
+// fixtures.Server.AwaitQuiet.
+func settle(t *testing.T, srv *fixtures.Server) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := srv.AwaitQuiet(ctx); err != nil {
+		t.Fatalf("the Source is still serving a run that ended: %v", err)
+	}
 }
 
 // exited reports whether the process has ended.
@@ -159,6 +172,7 @@ func TestGuaranteeSignalStopsSavesAndResumes(t *testing.T) {
 			waitUntil(t, "the run has fetched some resources", func() bool { return src.ResourceBodies() >= 20 })
 			p.cmd.Process.Signal(tc.sig)
 			p.wantExit(t, tc.code)
+			settle(t, srv)
 			if !strings.Contains(p.stderr.String(), "send it again to exit at once") {
 				t.Errorf("the first signal was not acknowledged:\n%s", p.stderr.String())
 			}

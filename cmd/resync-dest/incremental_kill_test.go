@@ -162,6 +162,7 @@ func TestKill9MidIncrementalThenResume(t *testing.T) {
 		} else {
 			err = <-exited
 		}
+		settle(t, srv)
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != -1 {
 			if failpoint == "" && err == nil {
 				bodies += src.ResourceBodies()

@@ -81,6 +81,7 @@ func TestKill9MidBaselineThenResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd.Wait()
+	settle(t, srv)
 
 	held, err := heldNow(t, dest, src.CapabilityListURL(0))
 	if err != nil {
