@@ -11,7 +11,7 @@ import (
 // records; accounting happens once it is recorded.
 func (r *run) item(res result) transfer.Item {
 	it := transfer.Item{Ticket: res.ticket, Held: res.held}
-	if res.outcome == outFailed {
+	if res.outcome == transfer.Failed {
 		it.Failure = &resourcesync.Failure{URI: res.uri, Cause: res.cause.Error(), At: r.opts.Now()}
 	}
 	it.Done = func(publishErr error) { r.account(res, publishErr) }
@@ -21,7 +21,6 @@ func (r *run) item(res result) transfer.Item {
 // account counts and reports one recorded result. The writer calls it from
 // one goroutine at a time, so it may update the run without locks.
 func (r *run) account(res result, publishErr error) {
-	sum, p, log := r.sum, r.opts.Progress, r.d.Log
 	e := res.entry
 	if res.path != "" {
 		r.roots.add(res.path)
@@ -32,43 +31,11 @@ func (r *run) account(res result, publishErr error) {
 		}
 	}
 	if publishErr != nil {
-		res.outcome, res.cause = outFailed, publishErr
+		res.outcome, res.cause = transfer.Failed, publishErr
 	}
-	sum.Listed++
-	switch res.outcome {
-	case outUnchanged:
-		sum.Unchanged++
-		p.Unchanged()
-	case outCreated:
-		sum.Created++
-		sum.Bytes += res.bytes
-		p.Created(res.bytes)
-		r.plan("create", res)
-	case outUpdated:
-		sum.Updated++
-		sum.Bytes += res.bytes
-		p.Updated(res.bytes)
-		r.plan("update", res)
-	case outSkipped:
-		sum.Skipped++
-		p.Skipped()
-		log.Warn().Str("uri", res.uri).Err(res.cause).Msg("skipped")
-	case outFailed:
-		sum.Failed++
-		p.Failed()
-		if len(sum.Failures) < maxReportedFailures {
-			sum.Failures = append(sum.Failures, resourcesync.Failure{URI: res.uri, Cause: res.cause.Error(), At: r.opts.Now()})
-		}
-		log.Warn().Str("uri", res.uri).Str("path", res.path).Err(res.cause).Msg("failed")
-	}
+	r.sum.Listed++
+	r.tally.Add(res.outcome, res.uri, res.path, res.bytes, res.cause)
 	if res.ticket != "" && publishErr == nil {
-		log.Debug().Str("uri", res.uri).Str("path", res.path).Int64("bytes", res.bytes).Msg("fetched")
-	}
-}
-
-// plan prints a dry run's action.
-func (r *run) plan(action string, res result) {
-	if r.opts.DryRun && r.opts.Plan != nil {
-		fmt.Fprintf(r.opts.Plan, "%s %s <- %s\n", action, res.path, res.uri)
+		r.d.Log.Debug().Str("uri", res.uri).Str("path", res.path).Int64("bytes", res.bytes).Msg("fetched")
 	}
 }

@@ -273,7 +273,7 @@ func (r *run) packageNeeded(ctx context.Context, e *resourcesync.Entry, copyURL 
 		if err != nil {
 			return false, err
 		}
-		if res.outcome == outCreated || res.outcome == outUpdated {
+		if res.outcome == transfer.Created || res.outcome == transfer.Updated {
 			return true, nil
 		}
 	}

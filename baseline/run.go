@@ -36,6 +36,7 @@ func Run(ctx context.Context, set Set, d Deps, opts Options) (*Summary, error) {
 	} else {
 		r.sum.ResourceList = set.ResourceList
 	}
+	r.tally = transfer.NewTally(opts.RunOptions, d.Log, &r.sum.Counts, &r.sum.WouldDelete, &r.sum.Failures)
 	opts.Progress.Start(r.sum.Started)
 	err := r.run(ctx)
 	r.sum.Ended = opts.Now()
@@ -71,6 +72,9 @@ type run struct {
 	d    Deps
 	opts Options
 	sum  *Summary
+	// tally counts and reports the results the writer recorded (writer
+	// goroutine).
+	tally *transfer.Tally
 
 	listing Listing
 	roots   treeRoots // the set's mapped tree, from the listed paths (writer goroutine)

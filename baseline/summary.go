@@ -6,10 +6,6 @@ import (
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
-// maxReportedFailures bounds the failures a Summary carries for display;
-// all of them are in the state.
-const maxReportedFailures = 100
-
 // Summary is the outcome of a baseline run of one set.
 type Summary struct {
 	Set          Set       `json:"-"`

@@ -12,27 +12,16 @@ import (
 	"github.com/resync-dest/resync-dest/transfer"
 )
 
-// outcome is what happened to one listed resource.
-type outcome int
-
-const (
-	outUnchanged outcome = iota
-	outCreated
-	outUpdated
-	outFailed
-	outSkipped
-)
-
 // result is a worker's report to the writer.
 type result struct {
 	uri     string
 	path    string // "" when the URI could not be mapped
 	entry   *resourcesync.Entry
-	outcome outcome
+	outcome transfer.Outcome
 	held    *resourcesync.Held // new or refreshed record to store; nil if none
 	ticket  string             // staged file to publish before held is recorded
 	bytes   int64
-	cause   error // for outFailed and outSkipped
+	cause   error // for transfer.Failed and transfer.Skipped
 }
 
 type worker struct {
@@ -43,14 +32,14 @@ type worker struct {
 // only when the whole run must stop (local disk, state, cancellation).
 func (w *worker) process(ctx context.Context, j job) (result, error) {
 	res, prev, d, err := w.assess(ctx, j.entry, j.looked, j.prev)
-	if err != nil || (res.outcome != outCreated && res.outcome != outUpdated) || w.run.opts.DryRun {
+	if err != nil || (res.outcome != transfer.Created && res.outcome != transfer.Updated) || w.run.opts.DryRun {
 		return res, err
 	}
 	return w.fetch(ctx, res, prev, d.conditional, j.member)
 }
 
 // assess maps an entry and decides, without fetching anything, what it
-// needs: the result's outcome is outCreated or outUpdated when its bytes
+// needs: the result's outcome is transfer.Created or transfer.Updated when its bytes
 // must be fetched. When looked is set, prev is what the state holds of the
 // entry (nil: nothing), already looked up; otherwise assess looks it up.
 // The error is fatal, as process's.
@@ -58,12 +47,12 @@ func (w *worker) assess(ctx context.Context, e *resourcesync.Entry, looked bool,
 	r := w.run
 	res := result{uri: e.Loc, entry: e}
 	if err := r.opts.Scope.Check(e.Loc); err != nil {
-		res.outcome, res.cause = outSkipped, err
+		res.outcome, res.cause = transfer.Skipped, err
 		return res, nil, decision{}, nil
 	}
 	rel, err := r.d.Mirror.Path(e.Loc)
 	if err != nil {
-		res.outcome, res.cause = outFailed, err
+		res.outcome, res.cause = transfer.Failed, err
 		return res, nil, decision{}, nil
 	}
 	res.path = rel
@@ -81,7 +70,7 @@ func (w *worker) assess(ctx context.Context, e *resourcesync.Entry, looked bool,
 		return res, prev, d, err
 	}
 	if d.unchanged {
-		res.outcome = outUnchanged
+		res.outcome = transfer.Unchanged
 		if prev != nil && d.refresh {
 			h := *prev
 			h.Path, h.LastMod = rel, e.LastMod
@@ -89,9 +78,9 @@ func (w *worker) assess(ctx context.Context, e *resourcesync.Entry, looked bool,
 		}
 		return res, prev, d, nil
 	}
-	res.outcome = outCreated
+	res.outcome = transfer.Created
 	if d.replacing {
-		res.outcome = outUpdated
+		res.outcome = transfer.Updated
 	}
 	return res, prev, d, nil
 }
@@ -203,7 +192,7 @@ func (w *worker) fetch(ctx context.Context, res result, prev *resourcesync.Held,
 				return res, berr
 			}
 		}
-		res.outcome, res.cause = outFailed, err
+		res.outcome, res.cause = transfer.Failed, err
 		return res, nil
 	}
 	if member == nil {
@@ -212,7 +201,7 @@ func (w *worker) fetch(ctx context.Context, res result, prev *resourcesync.Held,
 	res.ticket, res.bytes = got.Ticket, got.Bytes
 	res.held = &got.Held
 	if got.Ticket == "" { // 304: the copy held is current
-		res.outcome = outUnchanged
+		res.outcome = transfer.Unchanged
 	}
 	return res, nil
 }

@@ -43,6 +43,7 @@ func Run(ctx context.Context, set Set, d Deps, opts Options) (*Summary, error) {
 	} else {
 		r.sum.ChangeList = set.ChangeList
 	}
+	r.tally = transfer.NewTally(opts.RunOptions, d.Log, &r.sum.Counts, &r.sum.WouldDelete, &r.sum.Failures)
 	opts.Progress.Start(r.sum.Started)
 	err := r.run(ctx)
 	r.closePackages()
@@ -56,6 +57,7 @@ type run struct {
 	d       Deps
 	opts    Options
 	sum     *Summary
+	tally   *transfer.Tally // counts and reports recorded results (writer goroutine)
 	hist    *history
 	ledger  *ledger
 	breaker transfer.Breaker

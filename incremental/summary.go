@@ -7,10 +7,6 @@ import (
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
-// maxReportedFailures bounds the failures a Summary carries for display;
-// all of them are in the state.
-const maxReportedFailures = 100
-
 // Set is one set of resources to keep in step.
 type Set struct {
 	ID             int64  // state's set ID

@@ -11,31 +11,18 @@ import (
 	"github.com/resync-dest/resync-dest/transfer"
 )
 
-// outcome is what happened to one resource.
-type outcome int
-
-const (
-	outUnchanged outcome = iota // already in step (or nothing to delete)
-	outCreated
-	outUpdated
-	outDeleted
-	outKept // deleted at the Source, kept locally (no Delete)
-	outFailed
-	outSkipped // out of scope
-)
-
 // noDeleteNote is recorded with a deleted change that was not applied.
 const noDeleteNote = "deleted at the Source; the local copy was kept (no --delete)"
 
 // result is a worker's report to the writer.
 type result struct {
 	u       *unit
-	outcome outcome
+	outcome transfer.Outcome
 	held    *resourcesync.Held // new or refreshed record; nil if none
 	ticket  string             // staged file to publish before held is recorded
 	removed bool               // the set no longer holds the URI
 	bytes   int64
-	cause   error  // for outFailed and outSkipped
+	cause   error  // for transfer.Failed and transfer.Skipped
 	note    string // recorded with the changes
 }
 
@@ -52,13 +39,13 @@ func (w *worker) process(ctx context.Context, u *unit) (result, error) {
 	case u.settled:
 		return res, nil // superseded by a change already applied
 	case u.pathErr != nil:
-		res.outcome, res.cause = outFailed, u.pathErr
+		res.outcome, res.cause = transfer.Failed, u.pathErr
 		return res, nil
 	case u.deletes():
 		return w.delete(ctx, res)
 	}
 	if err := w.run.opts.Scope.Check(u.uri); err != nil {
-		res.outcome, res.cause, res.note = outSkipped, err, err.Error()
+		res.outcome, res.cause, res.note = transfer.Skipped, err, err.Error()
 		return res, nil
 	}
 	return w.fetch(ctx, res)
@@ -80,7 +67,7 @@ func (w *worker) delete(ctx context.Context, res result) (result, error) {
 	exists := info != nil
 	if !r.opts.Delete {
 		if u.heldOK || exists {
-			res.outcome, res.note = outKept, noDeleteNote
+			res.outcome, res.note = transfer.Kept, noDeleteNote
 		}
 		return res, nil
 	}
@@ -100,7 +87,7 @@ func (w *worker) delete(ctx context.Context, res result) (result, error) {
 	if !u.heldOK && r.opts.Scope.Check(u.uri) != nil {
 		return res, nil // a file this set never fetched
 	}
-	res.outcome = outDeleted
+	res.outcome = transfer.Deleted
 	if r.opts.DryRun {
 		return res, nil
 	}
@@ -109,7 +96,7 @@ func (w *worker) delete(ctx context.Context, res result) (result, error) {
 		if transfer.Fatal(err) {
 			return res, err
 		}
-		res.outcome, res.cause, res.removed = outFailed, err, false
+		res.outcome, res.cause, res.removed = transfer.Failed, err, false
 	}
 	return res, nil
 }
@@ -151,7 +138,7 @@ func (w *worker) fetch(ctx context.Context, res result) (result, error) {
 	if f := u.final; f != nil {
 		req.Hash, req.Length, req.HasLen, req.LastMod = f.hash, f.length, f.hasLen, f.lastmod
 		if ok && info != nil && info.Size() == held.Length && inStep(f, &held, u.path) {
-			res.outcome = outUnchanged
+			res.outcome = transfer.Unchanged
 			if !f.lastmod.Equal(held.LastMod) {
 				h := held
 				h.LastMod = f.lastmod
@@ -164,9 +151,9 @@ func (w *worker) fetch(ctx context.Context, res result) (result, error) {
 		// held is still current, and keep its lastmod if so.
 		req.Conditional, req.LastMod = true, held.LastMod
 	}
-	res.outcome = outCreated
+	res.outcome = transfer.Created
 	if info != nil {
-		res.outcome = outUpdated
+		res.outcome = transfer.Updated
 	}
 	if r.opts.DryRun {
 		return res, nil
@@ -176,7 +163,7 @@ func (w *worker) fetch(ctx context.Context, res result) (result, error) {
 		if transfer.Fatal(err) {
 			return res, err
 		}
-		res.outcome, res.cause = outFailed, err
+		res.outcome, res.cause = transfer.Failed, err
 		return res, nil
 	}
 	got, err := transfer.Get(ctx, from, r.d.Mirror, req)
@@ -189,7 +176,7 @@ func (w *worker) fetch(ctx context.Context, res result) (result, error) {
 				return res, berr
 			}
 		}
-		res.outcome, res.cause = outFailed, err
+		res.outcome, res.cause = transfer.Failed, err
 		return res, nil
 	}
 	if !fromPackage {
@@ -197,7 +184,7 @@ func (w *worker) fetch(ctx context.Context, res result) (result, error) {
 	}
 	res.ticket, res.bytes, res.held = got.Ticket, got.Bytes, &got.Held
 	if got.Ticket == "" { // 304: the copy held is current
-		res.outcome = outUnchanged
+		res.outcome = transfer.Unchanged
 	}
 	return res, nil
 }

@@ -1,0 +1,101 @@
+package transfer
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/resync-dest/resync-dest/resourcesync"
+)
+
+// MaxReportedFailures bounds the failures a run's summary carries for
+// display; the state has all of them.
+const MaxReportedFailures = 100
+
+// Outcome is what became of one resource in a run.
+type Outcome int
+
+const (
+	Unchanged Outcome = iota // already in step (or nothing to delete)
+	Created
+	Updated
+	Deleted
+	Kept // deleted at the Source, the local copy kept (no --delete)
+	Skipped
+	Failed
+)
+
+// Tally counts what became of each resource of a run into the run's
+// summary and reports it to the progress display, the log and a dry run's
+// plan, so that every kind of run counts and reports alike. The writer's
+// Done callbacks call Add one at a time, so it takes no locks.
+type Tally struct {
+	Counts      *resourcesync.Counts
+	WouldDelete *int64
+	// Failures receives the first MaxReportedFailures failures.
+	Failures *[]resourcesync.Failure
+	Progress *resourcesync.Progress
+	Log      zerolog.Logger
+	// Plan receives a dry run's actions; nil for a real run.
+	Plan io.Writer
+	Now  func() time.Time
+}
+
+// NewTally returns the Tally of a run with options o (after WithDefaults).
+func NewTally(o RunOptions, log zerolog.Logger, c *resourcesync.Counts, wouldDelete *int64, failures *[]resourcesync.Failure) *Tally {
+	t := &Tally{Counts: c, WouldDelete: wouldDelete, Failures: failures, Progress: o.Progress, Log: log, Now: o.Now}
+	if o.DryRun {
+		t.Plan = o.Plan
+	}
+	return t
+}
+
+// Add counts one resource: its outcome, its URI and mapped path, the bytes
+// written and, for Skipped and Failed, the cause.
+func (t *Tally) Add(o Outcome, uri, path string, bytes int64, cause error) {
+	c, p, log := t.Counts, t.Progress, t.Log
+	switch o {
+	case Unchanged:
+		c.Unchanged++
+		p.Unchanged()
+	case Created:
+		c.Created++
+		c.Bytes += bytes
+		p.Created(bytes)
+		t.plan("create %s <- %s\n", path, uri)
+	case Updated:
+		c.Updated++
+		c.Bytes += bytes
+		p.Updated(bytes)
+		t.plan("update %s <- %s\n", path, uri)
+	case Deleted:
+		c.Deleted++
+		p.Deleted()
+		t.plan("delete %s (%s)\n", path, uri)
+		log.Info().Str("uri", uri).Str("path", path).Msg("deleted")
+	case Kept:
+		c.Skipped++
+		*t.WouldDelete++
+		p.Skipped()
+		log.Info().Str("uri", uri).Str("path", path).Msg("deleted at the Source; kept locally (runs with --delete apply deletions)")
+	case Skipped:
+		c.Skipped++
+		p.Skipped()
+		log.Warn().Str("uri", uri).Err(cause).Msg("skipped")
+	case Failed:
+		c.Failed++
+		p.Failed()
+		if len(*t.Failures) < MaxReportedFailures {
+			*t.Failures = append(*t.Failures, resourcesync.Failure{URI: uri, Cause: cause.Error(), At: t.Now()})
+		}
+		log.Warn().Str("uri", uri).Str("path", path).Err(cause).Msg("failed")
+	}
+}
+
+func (t *Tally) plan(format, path, uri string) {
+	if t.Plan != nil {
+		fmt.Fprintf(t.Plan, format, path, uri)
+	}
+}

@@ -1,0 +1,87 @@
+package transfer
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/resync-dest/resync-dest/resourcesync"
+)
+
+// newTestTally returns a Tally over fresh figures, logging to logs and, for
+// a dry run, planning to plan.
+func newTestTally(dryRun bool, logs, plan *bytes.Buffer) (*Tally, *resourcesync.Counts, *int64, *[]resourcesync.Failure) {
+	o := DefaultRunOptions()
+	o.DryRun, o.Plan = dryRun, plan
+	o.Progress = &resourcesync.Progress{}
+	o.Now = func() time.Time { return time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC) }
+	var c resourcesync.Counts
+	var would int64
+	var failures []resourcesync.Failure
+	return NewTally(o, zerolog.New(logs), &c, &would, &failures), &c, &would, &failures
+}
+
+func TestTallyAdd(t *testing.T) {
+	cause := errors.New("md5 mismatch")
+	for _, tc := range []struct {
+		o         Outcome
+		want      resourcesync.Counts
+		would     int64
+		failures  int
+		plan, log string
+	}{
+		{o: Unchanged, want: resourcesync.Counts{Unchanged: 1}},
+		{o: Created, want: resourcesync.Counts{Created: 1, Bytes: 7}, plan: "create d/r <- http://s/r\n"},
+		{o: Updated, want: resourcesync.Counts{Updated: 1, Bytes: 7}, plan: "update d/r <- http://s/r\n"},
+		{o: Deleted, want: resourcesync.Counts{Deleted: 1}, plan: "delete d/r (http://s/r)\n", log: `"message":"deleted"`},
+		{o: Kept, want: resourcesync.Counts{Skipped: 1}, would: 1, log: "kept locally"},
+		{o: Skipped, want: resourcesync.Counts{Skipped: 1}, log: `"message":"skipped"`},
+		{o: Failed, want: resourcesync.Counts{Failed: 1}, failures: 1, log: "md5 mismatch"},
+	} {
+		t.Run(fmt.Sprint(tc.o), func(t *testing.T) {
+			for _, dryRun := range []bool{false, true} {
+				var logs, plan bytes.Buffer
+				tl, c, would, failures := newTestTally(dryRun, &logs, &plan)
+				tl.Add(tc.o, "http://s/r", "d/r", 7, cause)
+				if *c != tc.want || *would != tc.would || len(*failures) != tc.failures {
+					t.Errorf("dry run %v: counts %+v, would delete %d, %d failures; want %+v, %d, %d",
+						dryRun, *c, *would, len(*failures), tc.want, tc.would, tc.failures)
+				}
+				if got, _, _ := tl.Progress.Snapshot(); got != tc.want {
+					t.Errorf("dry run %v: progress %+v, want %+v", dryRun, got, tc.want)
+				}
+				wantPlan := ""
+				if dryRun {
+					wantPlan = tc.plan
+				}
+				if plan.String() != wantPlan {
+					t.Errorf("dry run %v: plan %q, want %q", dryRun, plan.String(), wantPlan)
+				}
+				if !strings.Contains(logs.String(), tc.log) {
+					t.Errorf("dry run %v: log %q lacks %q", dryRun, logs.String(), tc.log)
+				}
+			}
+		})
+	}
+}
+
+// A summary carries the first MaxReportedFailures failures; every one is
+// counted.
+func TestTallyCapsReportedFailures(t *testing.T) {
+	var logs bytes.Buffer
+	tl, c, _, failures := newTestTally(false, &logs, nil)
+	for i := range MaxReportedFailures + 5 {
+		tl.Add(Failed, fmt.Sprintf("http://s/%d", i), fmt.Sprint(i), 0, errors.New("gone"))
+	}
+	if c.Failed != MaxReportedFailures+5 || len(*failures) != MaxReportedFailures {
+		t.Fatalf("%d failed, %d reported; want %d and %d", c.Failed, len(*failures), MaxReportedFailures+5, MaxReportedFailures)
+	}
+	if f := (*failures)[0]; f.URI != "http://s/0" || f.Cause != "gone" || f.At.IsZero() {
+		t.Errorf("first failure %+v", f)
+	}
+}
