@@ -13,6 +13,7 @@ import (
 	"github.com/resync-dest/resync-dest/audit"
 	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/fixtures/desttest"
 	"github.com/resync-dest/resync-dest/mirror"
 	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/state"
@@ -23,32 +24,13 @@ import (
 // done at cleanup).
 func auditDeps(t *testing.T, client agent.Client, dest string, readOnly bool) (d agent.Deps, close func()) {
 	t.Helper()
-	mo := mirror.DefaultOptions()
-	mo.ReadOnly = readOnly
-	m, err := mirror.Open(dest, mo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := m.Lock(); err != nil {
-		t.Fatal(err)
-	}
-	so := state.DefaultOptions()
-	so.Path, so.ReadOnly = filepath.Join(dest, ".resync-dest", "state.db"), readOnly
-	db, err := state.Open(context.Background(), so)
-	if err != nil {
-		t.Fatal(err)
-	}
-	close = func() {
-		db.Close()
-		m.Close()
-	}
-	t.Cleanup(close)
+	l := desttest.Open(t, dest, readOnly)
 	tmp := t.TempDir()
 	return agent.Deps{
-		Client: client, Mirror: m, Store: db, TempDir: tmp, Log: zerolog.Nop(),
+		Client: client, Mirror: l.Mirror, Store: l.DB, TempDir: tmp, Log: zerolog.Nop(),
 		NewListing:      func() (baseline.Listing, error) { return state.NewListing(tmp) },
 		NewAuditListing: func() (audit.Listing, error) { return state.NewListing(tmp) },
-	}, close
+	}, l.Close
 }
 
 func TestAuditEverySet(t *testing.T) {

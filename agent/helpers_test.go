@@ -4,23 +4,14 @@ import (
 	"bytes"
 	"compress/gzip"
 	"testing"
-	"time"
 
 	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/fixtures/desttest"
 	"github.com/resync-dest/resync-dest/source"
 )
 
 // testClient is the real HTTP adapter with waits short enough for tests.
-func testClient(t *testing.T) *source.Client {
-	t.Helper()
-	o := source.DefaultOptions()
-	o.MinRetryWait, o.MaxRetryWait, o.MaxAttempts = time.Millisecond, 5*time.Millisecond, 3
-	c, err := source.New(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
+func testClient(t *testing.T) *source.Client { return desttest.Client(t) }
 
 // served starts a fixture Source on loopback.
 func served(t *testing.T, mod func(*fixtures.Spec)) (*fixtures.Source, *fixtures.Server) {

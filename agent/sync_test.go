@@ -3,7 +3,6 @@ package agent_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -12,8 +11,8 @@ import (
 	"github.com/resync-dest/resync-dest/agent"
 	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/fixtures/desttest"
 	"github.com/resync-dest/resync-dest/incremental"
-	"github.com/resync-dest/resync-dest/mirror"
 	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/state"
 )
@@ -36,25 +35,10 @@ func newDestination(t *testing.T, mod func(*fixtures.Spec)) *destination {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dest := t.TempDir()
-	m, err := mirror.Open(dest, mirror.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { m.Close() })
-	if _, err := m.Lock(); err != nil {
-		t.Fatal(err)
-	}
-	so := state.DefaultOptions()
-	so.Path = filepath.Join(dest, ".resync-dest", "state.db")
-	db, err := state.Open(context.Background(), so)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	l := desttest.Open(t, t.TempDir(), false)
 	tmp := t.TempDir()
-	return &destination{t: t, src: src, disc: disc, db: db, deps: agent.Deps{
-		Client: client, Mirror: m, Store: db, TempDir: tmp, Log: zerolog.Nop(),
+	return &destination{t: t, src: src, disc: disc, db: l.DB, deps: agent.Deps{
+		Client: client, Mirror: l.Mirror, Store: l.DB, TempDir: tmp, Log: zerolog.Nop(),
 		NewListing: func() (baseline.Listing, error) { return state.NewListing(tmp) },
 	}}
 }

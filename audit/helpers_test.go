@@ -5,13 +5,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rs/zerolog"
 
 	"github.com/resync-dest/resync-dest/audit"
 	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/fixtures/desttest"
 	"github.com/resync-dest/resync-dest/mirror"
 	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/source"
@@ -45,42 +45,17 @@ func newHarness(t testing.TB, mod func(*fixtures.Spec)) *harness {
 		mod(&spec)
 	}
 	src, srv := fixtures.NewServed(t, spec)
-	o := source.DefaultOptions()
-	o.MinRetryWait, o.MaxRetryWait, o.MaxAttempts = time.Millisecond, 5*time.Millisecond, 3
-	client, err := source.New(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &harness{t: t, src: src, srv: srv, client: client, dest: filepath.Join(t.TempDir(), "mirror")}
+	return &harness{t: t, src: src, srv: srv, client: desttest.Client(t), dest: filepath.Join(t.TempDir(), "mirror")}
 }
 
-func (h *harness) statePath() string { return filepath.Join(h.dest, ".resync-dest", "state.db") }
+func (h *harness) statePath() string { return desttest.StatePath(h.dest) }
 
 // open opens the mirror (locked) and the state; close with the returned
 // function.
 func (h *harness) open(readOnly bool) (*mirror.Mirror, *state.DB, func()) {
-	t := h.t
-	t.Helper()
-	mo := mirror.DefaultOptions()
-	mo.ReadOnly = readOnly
-	m, err := mirror.Open(h.dest, mo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := m.Lock(); err != nil {
-		t.Fatal(err)
-	}
-	so := state.DefaultOptions()
-	so.Path, so.ReadOnly = h.statePath(), readOnly
-	db, err := state.Open(context.Background(), so)
-	if err != nil {
-		m.Close()
-		t.Fatal(err)
-	}
-	return m, db, func() {
-		db.Close()
-		m.Close()
-	}
+	h.t.Helper()
+	l := desttest.Open(h.t, h.dest, readOnly)
+	return l.Mirror, l.DB, l.Close
 }
 
 // baseline brings set k of the mirror in step with the Source.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/fixtures/desttest"
 	"github.com/resync-dest/resync-dest/incremental"
 	"github.com/resync-dest/resync-dest/mirror"
 	"github.com/resync-dest/resync-dest/resourcesync"
@@ -31,8 +32,9 @@ type harness struct {
 	srv    *fixtures.Server
 	client *source.Client
 	dest   string
-	mirror *mirror.Mirror
-	db     *state.DB
+	local  *desttest.Local
+	mirror *mirror.Mirror // local's
+	db     *state.DB      // local's
 	setID  int64
 }
 
@@ -45,15 +47,8 @@ func newHarness(t *testing.T, mod func(*fixtures.Spec)) *harness {
 		mod(&spec)
 	}
 	src, srv := fixtures.NewServed(t, spec)
-	o := source.DefaultOptions()
-	o.MinRetryWait, o.MaxRetryWait, o.MaxAttempts = time.Millisecond, 5*time.Millisecond, 3
-	client, err := source.New(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &harness{t: t, src: src, srv: srv, client: client, dest: filepath.Join(t.TempDir(), "mirror")}
+	h := &harness{t: t, src: src, srv: srv, client: desttest.Client(t), dest: filepath.Join(t.TempDir(), "mirror")}
 	h.open(false)
-	t.Cleanup(h.close)
 	return h
 }
 
@@ -61,39 +56,16 @@ func newHarness(t *testing.T, mod func(*fixtures.Spec)) *harness {
 func (h *harness) open(readOnly bool) {
 	t := h.t
 	t.Helper()
-	mo := mirror.DefaultOptions()
-	mo.ReadOnly = readOnly
-	m, err := mirror.Open(h.dest, mo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := m.Lock(); err != nil {
-		t.Fatal(err)
-	}
-	so := state.DefaultOptions()
-	so.Path, so.ReadOnly = filepath.Join(h.dest, ".resync-dest", "state.db"), readOnly
-	db, err := state.Open(context.Background(), so)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.mirror, h.db = m, db
-	set, err := db.EnsureSet(context.Background(), h.src.CapabilityListURL(0), h.src.SourceDescriptionURL())
+	h.local = desttest.Open(t, h.dest, readOnly)
+	h.mirror, h.db = h.local.Mirror, h.local.DB
+	set, err := h.db.EnsureSet(context.Background(), h.src.CapabilityListURL(0), h.src.SourceDescriptionURL())
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.setID = set.ID
 }
 
-func (h *harness) close() {
-	if h.db != nil {
-		h.db.Close()
-		h.db = nil
-	}
-	if h.mirror != nil {
-		h.mirror.Close()
-		h.mirror = nil
-	}
-}
+func (h *harness) close() { h.local.Close() }
 
 func (h *harness) reopen(readOnly bool) {
 	h.close()
