@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -195,29 +193,13 @@ func (h *harness) assertIdentical(extra ...string) {
 	}
 }
 
-// files reads every regular file of the mirror outside .resync-dest.
+// files reads every regular file of the mirror outside .resync-dest,
+// keyed by its path as pathOf gives it.
 func (h *harness) files() map[string][]byte {
-	t := h.t
-	t.Helper()
+	h.t.Helper()
 	out := map[string][]byte{}
-	err := filepath.WalkDir(h.dest, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == ".resync-dest" {
-			return filepath.SkipDir
-		}
-		if d.Type().IsRegular() {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			out[p] = b
-		}
-		return nil
-	})
-	if err != nil && !os.IsNotExist(err) {
-		t.Fatal(err)
+	for rel, b := range fixtures.MirrorFiles(h.t, h.dest) {
+		out[filepath.Join(h.dest, filepath.FromSlash(rel))] = b
 	}
 	return out
 }

@@ -67,7 +67,7 @@ func TestSyncConfigPrecedence(t *testing.T) {
 	cfg := writeConfig(t, "sources:\n  - url: "+srv.URL+"\n    dest: "+dest+"\n    dry-run: false\n    progress: never\n    max-retry-wait: 5ms\n")
 	runCLI(t, "sync", "--dry-run", "--config", cfg).want(t, 0)
 	if _, err := os.Stat(dest); err == nil {
-		if files := mirrorFiles(t, dest); len(files) != 0 {
+		if files := fixtures.MirrorFiles(t, dest); len(files) != 0 {
 			t.Errorf("--dry-run on the command line lost to the file: %d files written", len(files))
 		}
 	}

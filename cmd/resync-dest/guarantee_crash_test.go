@@ -328,7 +328,7 @@ func TestGuaranteeFailpoints(t *testing.T) {
 			// Published but not recorded: complete files the state does not
 			// claim (at after-commit, none).
 			held := heldURIs(after.held)
-			files := mirrorFiles(t, k.dest)
+			files := fixtures.MirrorFiles(t, k.dest)
 			unrecorded := 0
 			for _, r := range k.src.Resources(0) {
 				b, ok := files[relPath(t, r.URI)]

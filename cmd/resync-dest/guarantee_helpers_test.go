@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -83,40 +82,12 @@ func relPath(t *testing.T, uri string) string {
 	return rel
 }
 
-// mirrorFiles reads every regular file of the mirror outside
-// .resync-dest, by mirror-relative path.
-func mirrorFiles(t *testing.T, dest string) map[string][]byte {
-	t.Helper()
-	out := map[string][]byte{}
-	err := filepath.WalkDir(dest, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == ".resync-dest" {
-			return filepath.SkipDir
-		}
-		if d.Type().IsRegular() {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			rel, _ := filepath.Rel(dest, p)
-			out[filepath.ToSlash(rel)] = b
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		t.Fatal(err)
-	}
-	return out
-}
-
 // assertMirrorIsSource checks that dest holds exactly the live resources
 // of every set of src, byte for byte, and nothing else (temp files
 // included) outside .resync-dest.
 func assertMirrorIsSource(t *testing.T, src *fixtures.Source, dest string) {
 	t.Helper()
-	got := mirrorFiles(t, dest)
+	got := fixtures.MirrorFiles(t, dest)
 	for set := range src.Sets() {
 		for _, r := range src.Resources(set) {
 			want, _ := src.Content(r.URI)

@@ -176,7 +176,7 @@ func TestGuaranteeOutOfAuthorityResources(t *testing.T) {
 	}
 	contains(t, r.stdout, "1 created", fmt.Sprintf("%d skipped", len(foreign)))
 	contains(t, r.stderr, "file:///etc/passwd", "--allow-host 127.0.0.2")
-	for rel := range mirrorFiles(t, dest) {
+	for rel := range fixtures.MirrorFiles(t, dest) {
 		if rel != relPath(t, own) {
 			t.Errorf("an out-of-scope resource was stored: %s", rel)
 		}
@@ -194,7 +194,7 @@ func TestGuaranteeOutOfAuthorityResources(t *testing.T) {
 	}
 	contains(t, r.stderr, "file:///etc/passwd")
 	if _, err := os.Stat("/etc/passwd"); err == nil {
-		for rel := range mirrorFiles(t, dest) {
+		for rel := range fixtures.MirrorFiles(t, dest) {
 			if strings.Contains(rel, "passwd") {
 				t.Errorf("a file: resource was stored: %s", rel)
 			}

@@ -245,7 +245,7 @@ func TestGuaranteeUnreachableAndTLS(t *testing.T) {
 		if n, places := conns.Load(), int64(strings.Count(r.stderr, "TLS failure")); n != places || n == 0 {
 			t.Errorf("%d connections for %d places tried: a TLS failure was retried\n%s", n, places, r.stderr)
 		}
-		if files := mirrorFiles(t, dest); len(files) != 0 {
+		if files := fixtures.MirrorFiles(t, dest); len(files) != 0 {
 			t.Errorf("%d files written", len(files))
 		}
 		ca := filepath.Join(t.TempDir(), "ca.pem")

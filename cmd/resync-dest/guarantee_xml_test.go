@@ -170,7 +170,7 @@ func TestGuaranteeHostileXMLFailsSmall(t *testing.T) {
 			if peak > 64<<20 {
 				t.Errorf("the heap grew by %d MiB while reading it; want under 64 MiB", peak>>20)
 			}
-			if files := mirrorFiles(t, dest); len(files) != 0 {
+			if files := fixtures.MirrorFiles(t, dest); len(files) != 0 {
 				t.Errorf("%d files written from a hostile list", len(files))
 			}
 			if v := readState(t, dest, src.CapabilityListURL(0)); v.set.Baselined() || len(v.held) != 0 {

@@ -204,7 +204,7 @@ func TestKill9MidIncrementalThenResume(t *testing.T) {
 	bodies += src.ResourceBodies()
 	t.Logf("interrupted runs fetched %d bodies in all, an uninterrupted run %d", bodies, wholeBodies)
 
-	a, b := incFiles(t, killed), incFiles(t, whole)
+	a, b := fixtures.MirrorFiles(t, killed), fixtures.MirrorFiles(t, whole)
 	if len(a) != len(b) {
 		t.Errorf("the resumed mirror has %d files, the uninterrupted one %d", len(a), len(b))
 	}

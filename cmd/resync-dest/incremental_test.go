@@ -20,33 +20,6 @@ import (
 	"github.com/resync-dest/resync-dest/state"
 )
 
-// incFiles reads the mirror's files outside .resync-dest, by relative path.
-func incFiles(t *testing.T, dest string) map[string][]byte {
-	t.Helper()
-	out := map[string][]byte{}
-	err := filepath.WalkDir(dest, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == ".resync-dest" {
-			return filepath.SkipDir
-		}
-		if d.Type().IsRegular() {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			rel, _ := filepath.Rel(dest, p)
-			out[filepath.ToSlash(rel)] = b
-		}
-		return nil
-	})
-	if err != nil && !os.IsNotExist(err) {
-		t.Fatal(err)
-	}
-	return out
-}
-
 // incTree describes every entry under dir, the state's files included,
 // with mode, mtime and content: equal trees mean nothing was written.
 func incTree(t *testing.T, dir string) string {
@@ -84,7 +57,7 @@ func incTree(t *testing.T, dir string) string {
 func incAssertIsSource(t *testing.T, src *fixtures.Source, dest string, keep ...string) {
 	t.Helper()
 	m, _ := mirror.NewMapper(nil)
-	got := incFiles(t, dest)
+	got := fixtures.MirrorFiles(t, dest)
 	for _, u := range keep {
 		rel, _ := m.Path(u)
 		delete(got, rel)
@@ -156,7 +129,7 @@ func TestIncrementalUsage(t *testing.T) {
 	dest := t.TempDir()
 	r := runCLI(t, args([]string{"incremental", "--dest", dest}, srv.URL)...).want(t, exitUsage)
 	contains(t, r.stderr, "never synced", "baseline", "--from")
-	if len(incFiles(t, dest)) != 0 {
+	if len(fixtures.MirrorFiles(t, dest)) != 0 {
 		t.Errorf("a refused run wrote files")
 	}
 	runCLI(t, args([]string{"incremental", "--dest", dest, "--from", "yesterday"}, srv.URL)...).want(t, exitUsage)
@@ -203,10 +176,10 @@ func TestIncrementalExitCodes(t *testing.T) {
 		if err := src.Apply(src.At().Add(time.Second), muts...); err != nil {
 			t.Fatal(err)
 		}
-		before := incFiles(t, dest)
+		before := fixtures.MirrorFiles(t, dest)
 		r := runCLI(t, args([]string{"sync", "--dest", dest, "--delete"}, srv.URL)...).want(t, exitSafetyStop)
 		contains(t, r.stdout+r.stderr, "max-delete", "nothing was changed")
-		if after := incFiles(t, dest); len(after) != len(before) {
+		if after := fixtures.MirrorFiles(t, dest); len(after) != len(before) {
 			t.Fatalf("%d files before the guard tripped, %d after", len(before), len(after))
 		}
 		r = runCLI(t, args([]string{"sync", "--dest", dest, "--json"}, srv.URL)...).want(t, 0)

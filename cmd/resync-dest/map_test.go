@@ -33,7 +33,7 @@ func TestMapCommand(t *testing.T) {
 	}
 	checkMirror := func(when string) {
 		t.Helper()
-		got, want := mirrorFiles(t, dest), mapped()
+		got, want := fixtures.MirrorFiles(t, dest), mapped()
 		for p, b := range want {
 			if !bytes.Equal(got[p], b) {
 				t.Errorf("%s: %s: %d bytes, want the Source's %d", when, p, len(got[p]), len(b))

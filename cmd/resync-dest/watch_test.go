@@ -240,7 +240,7 @@ func metricsOf(t *testing.T, path string) string {
 // mirrorInStep reports whether dest holds exactly the Source's resources.
 func mirrorInStep(t *testing.T, src *fixtures.Source, dest string) bool {
 	t.Helper()
-	got := mirrorFiles(t, dest)
+	got := fixtures.MirrorFiles(t, dest)
 	rs := src.Resources(0)
 	if len(got) != len(rs) {
 		return false
