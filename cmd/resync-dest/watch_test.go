@@ -147,7 +147,7 @@ func TestWatchCommand(t *testing.T) {
 	textfile := filepath.Join(t.TempDir(), "resync.prom")
 
 	drain, stop := context.WithCancel(context.Background())
-	var stdout, stderr syncBuffer
+	var stdout, stderr lockedBuffer
 	code := make(chan int, 1)
 	go func() {
 		code <- run(context.Background(), []string{"resync-dest", "--log-format", "json", "watch", "--dest", dest,
@@ -254,7 +254,7 @@ func mirrorInStep(t *testing.T, src *fixtures.Source, dest string) bool {
 	return true
 }
 
-func waitEvent(t *testing.T, events <-chan string, stderr *syncBuffer) string {
+func waitEvent(t *testing.T, events <-chan string, stderr *lockedBuffer) string {
 	t.Helper()
 	select {
 	case ev := <-events:
@@ -263,23 +263,4 @@ func waitEvent(t *testing.T, events <-chan string, stderr *syncBuffer) string {
 		t.Fatalf("no event from the hub\n%s", stderr.String())
 		return ""
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the writes of a running command
-// and the reads of the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
