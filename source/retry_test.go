@@ -8,10 +8,10 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/rs/zerolog"
 )
@@ -171,23 +171,12 @@ func TestCancelMidBodyIsNotRetried(t *testing.T) {
 	}
 }
 
-// syncBuffer is a log destination safe for the server goroutines too.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
+// logBuffer is a log destination safe for the server goroutines too.
+type logBuffer struct{ fixtures.LockedBuffer }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) lines(t *testing.T) []map[string]any {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *logBuffer) lines(t *testing.T) []map[string]any {
 	var out []map[string]any
-	for _, l := range strings.Split(strings.TrimSpace(s.b.String()), "\n") {
+	for _, l := range strings.Split(strings.TrimSpace(s.String()), "\n") {
 		if l == "" {
 			continue
 		}
@@ -202,7 +191,7 @@ func (s *syncBuffer) lines(t *testing.T) []map[string]any {
 
 func TestRetriesAreLogged(t *testing.T) {
 	srv, _ := serve(t, sequence(status(503), content([]byte("ok"))))
-	var logs syncBuffer
+	var logs logBuffer
 	c := newClient(t, func(o *Options) { o.Logger = zerolog.New(&logs).Level(zerolog.DebugLevel) })
 	if _, err := c.Download(context.Background(), resourcesync.Fetch{URL: srv.URL + "/r"}, &memSink{}); err != nil {
 		t.Fatal(err)

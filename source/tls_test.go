@@ -109,7 +109,7 @@ func TestHTTPSToPlainServerFailsClosed(t *testing.T) {
 
 func TestInsecureSkipVerify(t *testing.T) {
 	s := newTLSServer(t, content([]byte("secret")))
-	var logs syncBuffer
+	var logs logBuffer
 	c := newClient(t, func(o *Options) {
 		o.InsecureSkipVerify = true
 		o.Logger = zerolog.New(&logs).Level(zerolog.InfoLevel)

@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/resync-dest/resync-dest/fixtures"
 )
 
 // guard bounds every wait of a test for something that must happen, so
@@ -264,23 +266,10 @@ func sign(alg, secret string, body []byte) string {
 	return alg + "=" + hex.EncodeToString(mac.Sum(nil))
 }
 
-// syncBuffer collects log lines from several goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
+// logBuffer collects log lines from several goroutines.
+type logBuffer struct{ fixtures.LockedBuffer }
 
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) count(s string) int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return strings.Count(b.b.String(), s)
-}
+func (b *logBuffer) count(s string) int { return strings.Count(b.String(), s) }
 
 // testOptions are options for a subscriber at srvURL, fast to fail.
 func testOptions(srvURL string) Options {
@@ -295,7 +284,7 @@ func testOptions(srvURL string) Options {
 
 // newTestSubscriber starts a Subscriber served by its own httptest server;
 // edit changes its options first. It is closed at the end of the test.
-func newTestSubscriber(t *testing.T, edit func(*Options)) (*Subscriber, *syncBuffer) {
+func newTestSubscriber(t *testing.T, edit func(*Options)) (*Subscriber, *logBuffer) {
 	t.Helper()
 	mux := http.NewServeMux()
 	srv := httptest.NewServer(mux)
@@ -304,7 +293,7 @@ func newTestSubscriber(t *testing.T, edit func(*Options)) (*Subscriber, *syncBuf
 	if edit != nil {
 		edit(&opts)
 	}
-	logs := &syncBuffer{}
+	logs := &logBuffer{}
 	s, err := New(&http.Client{Timeout: guard}, opts, zerolog.New(logs))
 	if err != nil {
 		t.Fatal(err)

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -17,30 +15,12 @@ import (
 // Operation guarantees that need a real process: one run per mirror (a
 // kernel lock), and the two-step shutdown on SIGINT/SIGTERM.
 
-// lockedBuffer is an io.Writer safe to read while a process writes to it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // proc is resync-dest running as a subprocess (the test binary re-executed
 // as main; see TestMain).
 type proc struct {
 	cmd    *exec.Cmd
-	stdout lockedBuffer
-	stderr lockedBuffer
+	stdout fixtures.LockedBuffer
+	stderr fixtures.LockedBuffer
 	waited chan struct{}
 	err    error // Wait's, once waited is closed
 }

@@ -1,15 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
 
+	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
@@ -97,29 +96,10 @@ func TestHumanBytes(t *testing.T) {
 	}
 }
 
-// progressBuffer is a bytes.Buffer safe for the progress goroutine and the
-// test to use at once.
-type progressBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *progressBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *progressBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // progressDeps are deps whose stderr and log are buffers.
-func progressDeps(isTerm bool) (d *deps, stderr, log *progressBuffer) {
-	stderr, log = &progressBuffer{}, &progressBuffer{}
-	return &deps{io: stdio{out: &progressBuffer{}, err: stderr}, log: zerolog.New(log), isTerm: isTerm}, stderr, log
+func progressDeps(isTerm bool) (d *deps, stderr, log *fixtures.LockedBuffer) {
+	stderr, log = &fixtures.LockedBuffer{}, &fixtures.LockedBuffer{}
+	return &deps{io: stdio{out: &fixtures.LockedBuffer{}, err: stderr}, log: zerolog.New(log), isTerm: isTerm}, stderr, log
 }
 
 // waitForProgress polls until cond holds, failing the test after a generous

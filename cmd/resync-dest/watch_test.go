@@ -147,7 +147,7 @@ func TestWatchCommand(t *testing.T) {
 	textfile := filepath.Join(t.TempDir(), "resync.prom")
 
 	drain, stop := context.WithCancel(context.Background())
-	var stdout, stderr lockedBuffer
+	var stdout, stderr fixtures.LockedBuffer
 	code := make(chan int, 1)
 	go func() {
 		code <- run(context.Background(), []string{"resync-dest", "--log-format", "json", "watch", "--dest", dest,
@@ -254,7 +254,7 @@ func mirrorInStep(t *testing.T, src *fixtures.Source, dest string) bool {
 	return true
 }
 
-func waitEvent(t *testing.T, events <-chan string, stderr *lockedBuffer) string {
+func waitEvent(t *testing.T, events <-chan string, stderr *fixtures.LockedBuffer) string {
 	t.Helper()
 	select {
 	case ev := <-events:
