@@ -67,18 +67,32 @@ func (c *fakeClock) After(d time.Duration) <-chan time.Time {
 // fires it, and returns the duration.
 func (c *fakeClock) next(t *testing.T) time.Duration {
 	t.Helper()
+	call := c.pending(t)
+	c.fire(call)
+	return call.d
+}
+
+// pending waits for the next After call without firing it. While the call
+// is pending, Run is parked, so what it did before waiting can be checked
+// without racing what it does next.
+func (c *fakeClock) pending(t *testing.T) afterCall {
+	t.Helper()
 	select {
 	case call := <-c.calls:
-		c.mu.Lock()
-		c.now = c.now.Add(call.d)
-		now := c.now
-		c.mu.Unlock()
-		call.ch <- now
-		return call.d
+		return call
 	case <-time.After(guard):
 		t.Fatal("no After call: Run is not waiting")
-		return 0
+		return afterCall{}
 	}
+}
+
+// fire moves the clock by the call's duration and fires it.
+func (c *fakeClock) fire(call afterCall) {
+	c.mu.Lock()
+	c.now = c.now.Add(call.d)
+	now := c.now
+	c.mu.Unlock()
+	call.ch <- now
 }
 
 // hubRequest is a subscription request as the test hub received it.

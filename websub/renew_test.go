@@ -97,27 +97,31 @@ func TestRenewalBacksOff(t *testing.T) {
 	}
 	// From the first failed renewal, an hour of fake time: the waits double
 	// from 10s to 160s and stay there, one request per wait and no more.
+	// Counts are read while Run is parked on its next wait, never after a
+	// fire, when Run may already be making its next request.
 	var elapsed time.Duration
 	want := 10 * time.Second
 	waits := 0
 	for elapsed < time.Hour {
-		d := clk.next(t)
-		if d != want {
-			t.Fatalf("wait %d is %s, want %s", waits+1, d, want)
+		call := clk.pending(t)
+		// The subscription, the first renewal, and one more per wait fired.
+		if n := len(h.requests()); n != 2+waits {
+			t.Fatalf("after %d waits: %d hub requests, want %d", waits, n, 2+waits)
 		}
+		if n := logs.count("renewal failed"); n != 1+waits {
+			t.Fatalf("after %d waits: %d failures logged, want %d", waits, n, 1+waits)
+		}
+		if call.d != want {
+			t.Fatalf("wait %d is %s, want %s", waits+1, call.d, want)
+		}
+		clk.fire(call)
 		waits++
-		elapsed += d
+		elapsed += call.d
 		want = min(2*want, 160*time.Second)
-		if n := len(h.requests()); n != 1+waits {
-			t.Fatalf("after %d waits: %d hub requests, want %d", waits, n, 1+waits)
-		}
 	}
 	// 10+20+40+80 = 150s, then 160s each: 4 + ceil(3450/160) = 26 waits.
 	if waits != 26 {
 		t.Errorf("%d renewal attempts in an hour, want 26", waits)
-	}
-	if n := logs.count("renewal failed"); n != waits {
-		t.Errorf("%d failures logged, want %d", n, waits)
 	}
 }
 
