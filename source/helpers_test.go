@@ -82,6 +82,17 @@ func (c *counter) wrap(h http.HandlerFunc) http.HandlerFunc {
 
 func (c *counter) get() int { return int(c.n.Load()) }
 
+// reach returns the count once it is at least want, or after 5s. A client
+// that gives up on a header timeout may return before the server has even
+// read its last request, which is on the wire and counted late.
+func (c *counter) reach(want int) int {
+	deadline := time.Now().Add(5 * time.Second)
+	for c.get() < want && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	return c.get()
+}
+
 // serve starts an httptest server whose handler is counted.
 func serve(t testing.TB, h http.HandlerFunc) (*httptest.Server, *counter) {
 	t.Helper()

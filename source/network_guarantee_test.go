@@ -63,8 +63,8 @@ func TestGuaranteeStalledHeadersThroughToxiproxy(t *testing.T) {
 	if !strings.Contains(err.Error(), "timeout awaiting response headers") {
 		t.Errorf("error %q should say the headers timed out", err)
 	}
-	if n.get() != 3 {
-		t.Errorf("the Source got %d requests, want 3 attempts", n.get())
+	if got := n.reach(3); got != 3 {
+		t.Errorf("the Source got %d requests, want 3 attempts", got)
 	}
 }
 
@@ -104,8 +104,8 @@ func TestGuaranteeCutConnectionsAreCaughtByLength(t *testing.T) {
 	sink := &memSink{}
 	_, err := c.Download(context.Background(), resourcesync.Fetch{URL: base + "/x"}, sink)
 	wantIs(t, err, resourcesync.ErrUnavailable)
-	if n.get() != 3 {
-		t.Errorf("the Source got %d requests, want 3 attempts", n.get())
+	if got := n.reach(3); got != 3 {
+		t.Errorf("the Source got %d requests, want 3 attempts", got)
 	}
 	if sink.buf.Len() == len(body) {
 		t.Errorf("the sink holds the whole body though every attempt was cut")

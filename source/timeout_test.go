@@ -28,8 +28,8 @@ func TestStalledHeadersTripResponseHeaderTimeout(t *testing.T) {
 	if !strings.Contains(err.Error(), "timeout awaiting response headers") {
 		t.Errorf("error %q should say the headers timed out", err)
 	}
-	if n.get() != 2 {
-		t.Errorf("server saw %d requests, want 2", n.get())
+	if got := n.reach(2); got != 2 {
+		t.Errorf("server saw %d requests, want 2", got)
 	}
 }
 
