@@ -12,6 +12,7 @@ import (
 
 	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/fixtures/desttest"
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
@@ -229,21 +230,21 @@ func TestUnmappableAndConflictingPathsFailAlone(t *testing.T) {
 func TestInterruptedRunResumes(t *testing.T) {
 	h := newHarness(t, func(s *fixtures.Spec) { s.Resources = 200 })
 	h.src.SetFault("/dataset1/res/*", fixtures.Fault{Delay: 3 * time.Millisecond})
+	// The stop comes from inside the run, at the 50th file staged (as a
+	// first SIGINT would), so where it lands does not hang on how a test
+	// goroutine is scheduled.
 	drain, stop := context.WithCancel(context.Background())
-	p := &resourcesync.Progress{}
-	go func() {
-		for {
-			if c, _, _ := p.Snapshot(); c.Created >= 50 {
-				stop()
-				return
-			}
-			time.Sleep(time.Millisecond)
-		}
-	}()
-	sum, err := h.run(func(o *baseline.Options) { o.Drain, o.Progress, o.Workers, o.BatchSize = drain, p, 2, 10 })
+	defer stop()
+	o := baseline.DefaultOptions()
+	o.Scope = resourcesync.NewScope([]string{h.src.URL()}, nil)
+	o.Drain, o.Workers, o.BatchSize = drain, 2, 10
+	d := h.deps()
+	d.Mirror = &desttest.DrainingMirror{Mirror: h.mirror, After: 50, Stop: stop}
+	sum, err := baseline.Run(context.Background(), h.set, d, o)
 	if !errors.Is(err, resourcesync.ErrInterrupted) {
 		t.Fatalf("err = %v, want ErrInterrupted", err)
 	}
+	// What was staged before the stop is drained and recorded.
 	done := sum.Created
 	if done < 50 || done >= 200 {
 		t.Fatalf("interrupted after %d", done)

@@ -12,13 +12,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
 
 	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/fixtures/desttest"
 	"github.com/resync-dest/resync-dest/incremental"
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
@@ -187,23 +187,6 @@ func TestChangeDumpUnusablePackageFallsBackToTheSource(t *testing.T) {
 	}
 }
 
-// drainingMirror is the mirror, and a stop (as at a first SIGINT) once
-// the after-th file is staged.
-type drainingMirror struct {
-	incremental.Mirror
-	n     atomic.Int64
-	after int64
-	stop  func()
-}
-
-func (m *drainingMirror) Put(rel string, mtime time.Time, fill func(resourcesync.Sink) (bool, error)) (string, error) {
-	ticket, err := m.Mirror.Put(rel, mtime, fill)
-	if m.n.Add(1) == m.after {
-		m.stop()
-	}
-	return ticket, err
-}
-
 // A run stopped in the middle of a package resumes exactly: the changes it
 // recorded are not applied again, the rest are.
 func TestChangeDumpResumeIsExactPerEntry(t *testing.T) {
@@ -215,7 +198,7 @@ func TestChangeDumpResumeIsExactPerEntry(t *testing.T) {
 	withDelete(&o)
 	o.Workers, o.BatchSize, o.Scope, o.Drain = 1, 4, h.scope(), drain
 	set := incremental.Set{ID: h.setID, CapabilityList: h.src.CapabilityListURL(0), ChangeDump: h.src.ChangeDumpURL(0), Cursor: h.state().Cursor}
-	d := incremental.Deps{Fetcher: h.client, Mirror: &drainingMirror{Mirror: h.mirror, after: 8, stop: stop}, Store: h.db, TempDir: t.TempDir(), Log: zerolog.Nop()}
+	d := incremental.Deps{Fetcher: h.client, Mirror: &desttest.DrainingMirror{Mirror: h.mirror, After: 8, Stop: stop}, Store: h.db, TempDir: t.TempDir(), Log: zerolog.Nop()}
 	sum, err := incremental.Run(context.Background(), set, d, o)
 	if !errors.Is(err, resourcesync.ErrInterrupted) {
 		t.Fatalf("err = %v (%+v)", err, sum)

@@ -10,8 +10,10 @@ import (
 	"time"
 
 	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/fixtures/desttest"
 	"github.com/resync-dest/resync-dest/incremental"
 	"github.com/resync-dest/resync-dest/resourcesync"
+	"github.com/rs/zerolog"
 )
 
 func TestFailedChangeIsRetried(t *testing.T) {
@@ -115,17 +117,15 @@ func TestInterruptedRunResumesExactly(t *testing.T) {
 	changes := h.src.Changes(0)
 	h.src.SetFault("/dataset1/res/*", fixtures.Fault{Delay: 5 * time.Millisecond})
 	h.src.ResetCounts()
+	// The stop comes from inside the run, at the 10th file staged, so
+	// where it lands does not hang on how the test goroutine is scheduled.
 	drain, stop := context.WithCancel(context.Background())
-	go func() {
-		for drain.Err() == nil && h.src.ResourceBodies() < 10 {
-			time.Sleep(time.Millisecond)
-		}
-		stop()
-	}()
-	_, err := h.run(func(o *incremental.Options) {
-		withDelete(o)
-		o.Drain, o.BatchSize, o.Workers = drain, 4, 2
-	})
+	o := incremental.DefaultOptions()
+	withDelete(&o)
+	o.Scope, o.Drain, o.BatchSize, o.Workers = h.scope(), drain, 4, 2
+	set := incremental.Set{ID: h.setID, CapabilityList: h.src.CapabilityListURL(0), ChangeList: h.src.ChangeListURL(0), Cursor: h.state().Cursor}
+	d := incremental.Deps{Fetcher: h.client, Mirror: &desttest.DrainingMirror{Mirror: h.mirror, After: 10, Stop: stop}, Store: h.db, Log: zerolog.Nop()}
+	_, err := incremental.Run(context.Background(), set, d, o)
 	stop()
 	if !errors.Is(err, resourcesync.ErrInterrupted) {
 		t.Fatalf("err = %v, want interrupted", err)
