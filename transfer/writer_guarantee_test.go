@@ -21,7 +21,7 @@ func TestWriterDiskFaultOnRenameStopsTheRun(t *testing.T) {
 			m, s := newFakeMirror(), &fakeStore{}
 			m.ticketErr["b"] = fmt.Errorf("publish b: rename b: %w", errno)
 			extra := false
-			w := NewWriter(m, s, 1, WriterOptions{MinBatch: 10, Extra: func(b *resourcesync.Batch) {
+			w := NewWriter(m, s, 1, WriterOptions{MinBatch: 10, Interval: time.Hour, Extra: func(b *resourcesync.Batch) {
 				extra = true
 				cursor := time.Now()
 				b.Cursor = &cursor

@@ -112,7 +112,7 @@ func TestWriterFatalErrorsRecordNothing(t *testing.T) {
 
 func TestWriterLastEventWins(t *testing.T) {
 	m, s := newFakeMirror(), &fakeStore{}
-	w := NewWriter(m, s, 1, WriterOptions{MinBatch: 100})
+	w := NewWriter(m, s, 1, WriterOptions{MinBatch: 100, Interval: time.Hour})
 	err := feed(w,
 		stagedItem(t, m, "x", nil), Item{Removed: "x"}, // created, then deleted: not held
 		Item{Removed: "y"}, stagedItem(t, m, "y", nil), // deleted, then created: held
@@ -132,7 +132,7 @@ func TestWriterLastEventWins(t *testing.T) {
 func TestWriterGroupCommit(t *testing.T) {
 	m, s := newFakeMirror(), &fakeStore{}
 	m.gate = make(chan struct{})
-	w := NewWriter(m, s, 1, WriterOptions{MinBatch: 2, MaxBatch: 1000})
+	w := NewWriter(m, s, 1, WriterOptions{MinBatch: 2, MaxBatch: 1000, Interval: time.Hour})
 	in := make(chan Item)
 	done := make(chan error, 1)
 	go func() { done <- w.Run(context.Background(), in) }()
