@@ -124,7 +124,7 @@ func (o WatchOptions) withDefaults() WatchOptions {
 // not stop the watch; ctx's error is returned when ctx ends first.
 func Watch(ctx, drain context.Context, mirrors []Watched, n Notifier, o WatchOptions) error {
 	o = o.withDefaults()
-	w := &watcher{o: o, n: n, subs: map[string]*watchedMirror{}}
+	w := &watcher{o: o, n: n, subs: map[string]*watchedMirror{}, early: map[string]int{}}
 	for i := range mirrors {
 		w.mirrors = append(w.mirrors, &watchedMirror{Watched: mirrors[i], notify: make(chan struct{}, 1), channels: map[channel]string{}})
 	}
@@ -160,7 +160,16 @@ type watcher struct {
 
 	mu   sync.Mutex
 	subs map[string]*watchedMirror // subscription ID -> its mirror
+	// A hub may deliver as soon as it has verified a subscription, before
+	// Subscribe has returned the ID. While a Subscribe is under way,
+	// notifications on IDs not known yet are held (a few), to be matched
+	// when it returns.
+	subscribing int
+	early       map[string]int // subscription ID -> notifications held
 }
+
+// maxEarly bounds the notifications held while a Subscribe is under way.
+const maxEarly = 64
 
 type watchedMirror struct {
 	Watched
@@ -247,19 +256,71 @@ func (w *watcher) follow(ctx context.Context, m *watchedMirror, disc *Discovery,
 		if _, ok := m.channels[ch]; ok {
 			continue
 		}
+		w.mu.Lock()
+		w.subscribing++
+		w.mu.Unlock()
 		id, err := w.n.Subscribe(ctx, ch.hub, ch.topic)
 		if err != nil {
+			w.subscribed("", nil)
 			log.Warn().Str("hub", ch.hub).Str("topic", ch.topic).Err(err).Msg("cannot subscribe to a notification channel; polling meanwhile, and trying again after the next sync")
 			continue
 		}
 		log.Info().Str("hub", ch.hub).Str("topic", ch.topic).Msg("subscribed")
 		m.channels[ch] = id
-		w.mu.Lock()
-		w.subs[id] = m
-		w.mu.Unlock()
+		w.subscribed(id, m)
 	}
 	if f := w.o.Events.Subscriptions; f != nil {
 		f(m.Name, len(m.channels))
+	}
+}
+
+// subscribed ends a Subscribe (id "" when it failed): it records the
+// subscription and acts on the notifications held for it. The last
+// Subscribe under way drops the rest as on no subscription of ours.
+func (w *watcher) subscribed(id string, m *watchedMirror) {
+	w.mu.Lock()
+	w.subscribing--
+	held := 0
+	if id != "" {
+		w.subs[id] = m
+		held = w.early[id]
+		delete(w.early, id)
+	}
+	dropped := 0
+	if w.subscribing == 0 {
+		for _, n := range w.early {
+			dropped += n
+		}
+		clear(w.early)
+	}
+	w.mu.Unlock()
+	for range held {
+		w.notified(m.Name, "trigger")
+	}
+	if held > 0 {
+		w.o.Log.Info().Str("dest", m.Name).Int("notifications", held).Msg("notified while subscribing")
+		m.poke()
+	}
+	if dropped > 0 {
+		w.o.Log.Warn().Int("notifications", dropped).Msg("notifications on no subscription of ours; ignored")
+	}
+	for range dropped {
+		w.notified("", "ignored")
+	}
+}
+
+// notified reports a notification's result to the events.
+func (w *watcher) notified(name, result string) {
+	if f := w.o.Events.Notification; f != nil {
+		f(name, result)
+	}
+}
+
+// poke asks m's runner for a sync; a sync already due absorbs it.
+func (m *watchedMirror) poke() {
+	select {
+	case m.notify <- struct{}{}:
+	default:
 	}
 }
 
@@ -284,24 +345,21 @@ func (w *watcher) dispatch(ctx, drain context.Context, in <-chan Notification) {
 			}
 			w.mu.Lock()
 			m := w.subs[nt.Subscription]
-			w.mu.Unlock()
-			result := "trigger"
-			if m == nil {
-				result = "ignored"
-				w.o.Log.Warn().Str("topic", nt.Topic).Msg("a notification on no subscription of ours; ignored")
-			} else {
-				w.o.Log.Info().Str("dest", m.Name).Str("topic", nt.Topic).Int("changes", len(nt.Changes)).Msg("notified")
-				select {
-				case m.notify <- struct{}{}:
-				default: // a sync is already due: this one joins it
-				}
+			hold := m == nil && w.subscribing > 0 && len(w.early) < maxEarly
+			if hold {
+				w.early[nt.Subscription]++
 			}
-			if f := w.o.Events.Notification; f != nil {
-				name := ""
-				if m != nil {
-					name = m.Name
-				}
-				f(name, result)
+			w.mu.Unlock()
+			switch {
+			case hold:
+				w.o.Log.Debug().Str("topic", nt.Topic).Msg("a notification while subscribing; held until the subscription is recorded")
+			case m == nil:
+				w.o.Log.Warn().Str("topic", nt.Topic).Msg("a notification on no subscription of ours; ignored")
+				w.notified("", "ignored")
+			default:
+				w.o.Log.Info().Str("dest", m.Name).Str("topic", nt.Topic).Int("changes", len(nt.Changes)).Msg("notified")
+				w.notified(m.Name, "trigger") // counted before the sync it asks for
+				m.poke()
 			}
 		}
 	}

@@ -21,11 +21,15 @@ type fakeNotifier struct {
 	active       map[string]string // id -> hub + " " + topic
 	unsubscribed []string
 	failing      map[string]bool // topics that cannot be subscribed to
-	ch           chan agent.Notification
+	// early topics are notified on before Subscribe returns, as a hub may
+	// once it has verified the subscription; then a notification on no
+	// subscription at all follows.
+	early map[string]bool
+	ch    chan agent.Notification
 }
 
 func newFakeNotifier() *fakeNotifier {
-	return &fakeNotifier{active: map[string]string{}, failing: map[string]bool{}, ch: make(chan agent.Notification)}
+	return &fakeNotifier{active: map[string]string{}, failing: map[string]bool{}, early: map[string]bool{}, ch: make(chan agent.Notification)}
 }
 
 func (f *fakeNotifier) Subscribe(_ context.Context, hub, topic string) (string, error) {
@@ -37,6 +41,11 @@ func (f *fakeNotifier) Subscribe(_ context.Context, hub, topic string) (string, 
 	f.next++
 	id := fmt.Sprintf("sub%d", f.next)
 	f.active[id] = hub + " " + topic
+	if f.early[topic] {
+		f.ch <- agent.Notification{Subscription: id, Topic: topic}
+		// Received once the first is handled: Watch reads them in turn.
+		f.ch <- agent.Notification{Subscription: "stale", Topic: topic}
+	}
 	return id, nil
 }
 
@@ -287,6 +296,35 @@ func TestWatchFollowsChannels(t *testing.T) {
 	}
 	if len(n.unsubscribed) != 3 {
 		t.Errorf("unsubscribed %v, want a, then b and c at shutdown", n.unsubscribed)
+	}
+}
+
+// A notification the hub delivers before Subscribe has returned the
+// subscription's ID is not lost: it is held until the ID is known, then
+// triggers a sync. One on no subscription, held meanwhile, is ignored
+// once no Subscribe is under way.
+func TestWatchNotificationBeforeSubscribeReturns(t *testing.T) {
+	m := newFakeMirror(t)
+	m.disc.Store(channels("http://s/a"))
+	n := newFakeNotifier()
+	n.early["http://s/a"] = true
+	stop, wait := watch(t, m, n, 0.5)
+	if got := next(t, m.triggers, "the first sync"); got != agent.TriggerInitial {
+		t.Fatalf("first sync: %s", got)
+	}
+	results := []string{next(t, m.notified, "a notification"), next(t, m.notified, "a notification")}
+	if !slices.Equal(results, []string{"trigger", "ignored"}) {
+		t.Errorf("notifications %v, want the early one a trigger and the stale one ignored", results)
+	}
+	if got := next(t, m.triggers, "the notified sync"); got != agent.TriggerNotification {
+		t.Errorf("second sync: %s, want the notified one", got)
+	}
+	stop()
+	if err := wait(); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.syncs.Load(); got != 2 {
+		t.Errorf("%d syncs, want the first and the notified one", got)
 	}
 }
 
