@@ -25,13 +25,21 @@ type proc struct {
 	err    error // Wait's, once waited is closed
 }
 
+// mainEnv is the environment of a child that runs as resync-dest. Under
+// the race detector, a process sleeps a second at exit (its atexit_sleep_ms
+// default); that second would count as part of a run the kill tests time.
+func mainEnv(extra ...string) []string {
+	env := append(os.Environ(), "RESYNC_DEST_BE_MAIN=1", "GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+	return append(env, extra...)
+}
+
 // startProc starts resync-dest with args and extra environment variables;
 // the process is killed at cleanup if it still runs.
 func startProc(t *testing.T, env []string, args ...string) *proc {
 	t.Helper()
 	p := &proc{waited: make(chan struct{})}
 	p.cmd = exec.Command(os.Args[0], args...)
-	p.cmd.Env = append(append(os.Environ(), "RESYNC_DEST_BE_MAIN=1"), env...)
+	p.cmd.Env = mainEnv(env...)
 	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)

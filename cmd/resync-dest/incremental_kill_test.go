@@ -132,7 +132,7 @@ func TestKill9MidIncrementalThenResume(t *testing.T) {
 		before, owedBefore := incRecorded(t, src, killed)
 		src.ResetCounts()
 		c := exec.Command(os.Args[0], append([]string{"incremental", "--dest", killed}, append(flags, srv.URL)...)...)
-		c.Env = append(os.Environ(), "RESYNC_DEST_BE_MAIN=1")
+		c.Env = mainEnv()
 		if failpoint != "" {
 			c.Env = append(c.Env, failpointEnv+"="+failpoint)
 		}

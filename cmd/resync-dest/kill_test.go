@@ -20,7 +20,7 @@ import (
 func startMain(t *testing.T, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "RESYNC_DEST_BE_MAIN=1")
+	cmd.Env = mainEnv()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
