@@ -123,6 +123,9 @@ func (f *FaultFS) SyncFS() error {
 	return f.Inner.SyncFS()
 }
 
+// Recheck implements FS; it has no faults.
+func (f *FaultFS) Recheck(dir string) { f.Inner.Recheck(dir) }
+
 type faultFile struct {
 	File
 	fs *FaultFS

@@ -46,6 +46,11 @@ type FS interface {
 	// means it is unavailable; the mirror then fsyncs files and
 	// directories one by one.
 	SyncFS() error
+	// Recheck drops any handle the FS keeps on directory dir unless dir
+	// still names that directory: one removed, or moved and replaced, from
+	// outside must not go on taking files. An FS that keeps none does
+	// nothing.
+	Recheck(dir string)
 }
 
 // File is an open file of an FS. *os.File satisfies it.
@@ -76,7 +81,8 @@ type RootFS struct {
 	// (an openat per element), so a file five levels down costs a dozen
 	// system calls per operation through r; through its directory's Root
 	// it costs one. Measured here, that was most of a baseline's CPU.
-	// Entries are dropped when their directory is removed through Remove.
+	// Entries are dropped when their directory is removed through Remove,
+	// and when creating in one finds it removed from outside (stale).
 	mu   sync.Mutex
 	subs map[string]*os.Root
 }
@@ -156,10 +162,58 @@ func (f *RootFS) forget(dir string) {
 	}
 }
 
+// stale reports whether the cached Root of name's directory no longer is
+// the directory at that path - it was removed, or moved and replaced,
+// from outside - and if so drops it. It is asked only when creating in a
+// cached directory found nothing there: a removed directory takes no new
+// entries, so that is how its removal shows.
+func (f *RootFS) stale(r *os.Root, name string) bool {
+	i := strings.LastIndexByte(name, '/')
+	if r == f.r || i < 0 {
+		return false
+	}
+	return f.drop(name[:i], r)
+}
+
+// drop forgets dir's cached Root sub unless dir still names its
+// directory, and reports whether it did.
+func (f *RootFS) drop(dir string, sub *os.Root) bool {
+	cached, err := sub.Stat(".")
+	if err == nil {
+		var now fs.FileInfo
+		if now, err = f.r.Lstat(dir); err == nil && os.SameFile(cached, now) {
+			return false
+		}
+	}
+	f.mu.Lock()
+	if f.subs[dir] == sub {
+		sub.Close()
+		delete(f.subs, dir)
+	}
+	f.mu.Unlock()
+	return true
+}
+
+// Recheck implements FS: it costs a walk from the root to dir, as any
+// operation would without the cache, so the mirror asks once per
+// directory per Publish rather than per file.
+func (f *RootFS) Recheck(dir string) {
+	f.mu.Lock()
+	sub := f.subs[dir]
+	f.mu.Unlock()
+	if sub != nil {
+		f.drop(dir, sub)
+	}
+}
+
 // OpenFile implements FS.
 func (f *RootFS) OpenFile(name string, flag int, perm fs.FileMode) (File, error) {
 	r, n := f.at(name)
 	file, err := r.OpenFile(n, flag, perm)
+	if err != nil && flag&os.O_CREATE != 0 && errors.Is(err, fs.ErrNotExist) && f.stale(r, name) {
+		r, n = f.at(name)
+		file, err = r.OpenFile(n, flag, perm)
+	}
 	if err != nil {
 		return nil, relPathError(err, name) // not a typed nil in an interface
 	}
@@ -169,14 +223,20 @@ func (f *RootFS) OpenFile(name string, flag int, perm fs.FileMode) (File, error)
 // Mkdir implements FS.
 func (f *RootFS) Mkdir(name string, perm fs.FileMode) error {
 	r, n := f.at(name)
-	return relPathError(r.Mkdir(n, perm), name)
+	err := r.Mkdir(n, perm)
+	if errors.Is(err, fs.ErrNotExist) && f.stale(r, name) {
+		r, n = f.at(name)
+		err = r.Mkdir(n, perm)
+	}
+	return relPathError(err, name)
 }
 
-// Remove implements FS.
+// Remove implements FS. It resolves name from the root, not through a
+// cached directory: a directory moved out of the mirror from outside must
+// not lose files to the mirror's deletions.
 func (f *RootFS) Remove(name string) error {
-	r, n := f.at(name)
-	if err := r.Remove(n); err != nil {
-		return relPathError(err, name)
+	if err := f.r.Remove(name); err != nil {
+		return err
 	}
 	f.forget(name) // in case it was a directory
 	return nil
@@ -282,6 +342,7 @@ func (absentFS) Lstat(name string) (fs.FileInfo, error)    { return nil, absent(
 func (absentFS) Chtimes(name string, _, _ time.Time) error { return absent("chtimes", name) }
 func (absentFS) SyncDir(name string) error                 { return absent("sync", name) }
 func (absentFS) SyncFS() error                             { return nil } // nothing was written
+func (absentFS) Recheck(string)                            {}
 func (absentFS) Rename(oldname, newname string) error      { return absent("rename", oldname) }
 func (absentFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if name == "." {

@@ -590,3 +590,59 @@ func TestCloseReleasesAndClearsMarker(t *testing.T) {
 	}
 	m2.Close()
 }
+
+// A directory removed from outside during a run (rm -rf by hand) does not
+// fail the files that come to it later: the mirror makes it again, rather
+// than write into the removed directory it still had open.
+func TestDirectoryRemovedBehindOurBack(t *testing.T) {
+	m, dir := openLocked(t, Options{})
+	put(t, m, "h/a/b/1.txt", "one", time.Time{})
+	put(t, m, "h/a/2.txt", "two", time.Time{})
+	if err := os.RemoveAll(filepath.Join(dir, "h", "a")); err != nil {
+		t.Fatal(err)
+	}
+	put(t, m, "h/a/b/3.txt", "three", time.Time{})
+	put(t, m, "h/a/4.txt", "four", time.Time{})
+	for rel, want := range map[string]string{"h/a/b/3.txt": "three", "h/a/4.txt": "four"} {
+		if got := mustRead(t, dir, rel); got != want {
+			t.Errorf("%s holds %q, want %q", rel, got, want)
+		}
+	}
+	if tf := tempFiles(t, dir); len(tf) != 0 {
+		t.Errorf("temp files left: %v", tf)
+	}
+}
+
+// A directory moved out of the mirror from outside during a run neither
+// takes the mirror's later files nor loses files to its deletions: the
+// files fail to publish (and are fetched again next time), and nothing in
+// the moved directory is removed.
+func TestDirectoryMovedAwayBehindOurBack(t *testing.T) {
+	m, dir := openLocked(t, Options{})
+	put(t, m, "h/a/1.txt", "one", time.Time{})
+	put(t, m, "h/a/2.txt", "two", time.Time{})
+	away := filepath.Join(t.TempDir(), "away")
+	if err := os.Rename(filepath.Join(dir, "h", "a"), away); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "h", "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ticket := stage(t, m, "h/a/3.txt", "three", time.Time{})
+	errs, err := m.Publish([]string{ticket})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, serr := os.Stat(filepath.Join(dir, "h", "a", "3.txt")); errs[0] == nil && serr != nil {
+		t.Errorf("published 3.txt, but the mirror does not hold it: %v", serr)
+	}
+	if _, err := os.Stat(filepath.Join(away, "3.txt")); err == nil {
+		t.Error("the moved directory took a file published after the move")
+	}
+	if err := m.Remove("h/a/1.txt"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	if got := mustRead(t, away, "1.txt"); got != "one" {
+		t.Errorf("the moved directory's 1.txt holds %q", got)
+	}
+}

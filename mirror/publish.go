@@ -126,6 +126,7 @@ func (m *Mirror) Publish(tickets []string) ([]error, error) {
 			}
 			return errs, fatal
 		}
+		m.recheckDirs(tickets, live)
 		for _, i := range live {
 			errs[i] = m.rename(tickets[i])
 		}
@@ -134,6 +135,23 @@ func (m *Mirror) Publish(tickets []string) ([]error, error) {
 		return errs, fmt.Errorf("publish: %w", err)
 	}
 	return errs, nil
+}
+
+// recheckDirs has the FS make sure each directory the staged files
+// tickets[live] are renamed in is still the one at its path. A directory
+// moved away from outside during the run would otherwise take the files
+// and the state would claim them at a path that does not hold them; now
+// their renames fail (the temp file is not in the directory at the path),
+// and they are fetched again.
+func (m *Mirror) recheckDirs(tickets []string, live []int) {
+	seen := map[string]bool{}
+	for _, i := range live {
+		// The ticket is the temp file's name, in the target's directory.
+		if d := path.Dir(tickets[i]); d != "." && !seen[d] {
+			seen[d] = true
+			m.fsys.Recheck(d)
+		}
+	}
 }
 
 // resolve sets the errors of the tickets that cannot be published - and
