@@ -158,6 +158,11 @@ func incrementalKillRun() killRun {
 		},
 		owed:    changesOwed,
 		updates: true,
+		// Fetches slow enough that the writer commits the resources'
+		// final changes in more than one batch, even on a loaded machine
+		// where a commit is slow and the fetched changes pile up behind it.
+		slowPath:  "/dataset1/res/*",
+		slowFault: fixtures.Fault{Delay: 8 * time.Millisecond},
 	}
 }
 
