@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -131,44 +131,28 @@ func TestKill9MidIncrementalThenResume(t *testing.T) {
 		}
 		before, owedBefore := incRecorded(t, src, killed)
 		src.ResetCounts()
-		c := exec.Command(os.Args[0], append([]string{"incremental", "--dest", killed}, append(flags, srv.URL)...)...)
-		c.Env = mainEnv()
+		var env []string
 		if failpoint != "" {
-			c.Env = append(c.Env, failpointEnv+"="+failpoint)
+			env = []string{failpointEnv + "=" + failpoint}
 		}
-		var stderr bytes.Buffer
-		c.Stderr = &stderr
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		exited := make(chan error, 1)
-		go func() { exited <- c.Wait() }()
-		var err error
+		p := startProc(t, env, append([]string{"incremental", "--dest", killed}, append(flags, srv.URL)...)...)
 		if failpoint == "" {
-			deadline := time.Now().Add(2 * time.Minute)
-		poll:
-			for {
-				select {
-				case err = <-exited:
-					break poll // ended by itself, before k more changes
-				case <-time.After(5 * time.Millisecond):
-				}
+			// Killed once k more changes are recorded, unless it ends first.
+			for deadline := time.Now().Add(2 * time.Minute); !p.exited(); time.Sleep(5 * time.Millisecond) {
 				if n, _ := incRecorded(t, src, killed); n >= before+k || time.Now().After(deadline) {
-					c.Process.Kill()
-					err = <-exited
+					p.cmd.Process.Kill()
 					break
 				}
 			}
-		} else {
-			err = <-exited
 		}
+		code, sig := p.wait()
 		settle(t, srv)
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != -1 {
-			if failpoint == "" && err == nil {
+		if sig != syscall.SIGKILL {
+			if failpoint == "" && code == 0 {
 				bodies += src.ResourceBodies()
 				break // this run reached the end before its kill
 			}
-			t.Fatalf("step %d: the run was not killed (%v)\n%s", i, err, stderr.String())
+			t.Fatalf("step %d: the run was not killed (exit %d)\n%s", i, code, p.stderr.String())
 		}
 		if failpoint == "" {
 			outside++

@@ -5,7 +5,6 @@ import (
 	"context"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,25 +14,6 @@ import (
 	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/state"
 )
-
-// startMain starts the test binary as resync-dest with args.
-func startMain(t *testing.T, args ...string) *exec.Cmd {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = mainEnv()
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
-	})
-	return cmd
-}
 
 // heldNow reads, read-only, what the state of dest records for a set.
 func heldNow(t *testing.T, dest, capabilityList string) ([]resourcesync.Held, error) {
@@ -65,7 +45,7 @@ func TestKill9MidBaselineThenResume(t *testing.T) {
 	src, srv := served(t, func(s *fixtures.Spec) { s.Resources = n })
 	src.SetFault("/dataset1/res/*", fixtures.Fault{Delay: 10 * time.Millisecond})
 	dest := t.TempDir()
-	cmd := startMain(t, "baseline", "--dest", dest, "--workers", "4", "--progress", "never", srv.URL)
+	p := startProc(t, nil, "baseline", "--dest", dest, "--workers", "4", "--progress", "never", srv.URL)
 
 	// Kill once the state has recorded a first batch.
 	var held []resourcesync.Held
@@ -77,10 +57,10 @@ func TestKill9MidBaselineThenResume(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 		held, _ = heldNow(t, dest, src.CapabilityListURL(0))
 	}
-	if err := cmd.Process.Kill(); err != nil {
+	if err := p.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	cmd.Wait()
+	p.wait()
 	settle(t, srv)
 
 	held, err := heldNow(t, dest, src.CapabilityListURL(0))
