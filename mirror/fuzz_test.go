@@ -17,6 +17,9 @@ var fuzzMaps = []Map{
 	{Prefix: "http://h:8080/", Dir: "h"},
 }
 
+// fuzzRoot is a map onto the mirror's root.
+var fuzzRoot = []Map{{Prefix: "http://h/data/", Dir: "."}}
+
 var fuzzSeeds = []string{
 	"http://h/a", "http://h/a/", "http://h", "http://h/a//b", "http://h/a?x=1", "http://h/a%3Fx=1",
 	"http://h/a?", "http://h/a/?x", "http://H:80/%7E", "https://h:443/~", "http://h:443/x",
@@ -24,25 +27,44 @@ var fuzzSeeds = []string{
 	"http://h/a%2Fb", "http://h/a%2Fb c", "http://h/%25index", "http://h/caf%C3%A9", "http://h/e%CC%81",
 	"http://example.org/data/x", "https://example.org/data/deep/y", "http://mirror/data/z",
 	"http://h:8080/a", "http://h/" + strings.Repeat("%C3%A9", 40), "http://h/a#f", "http://h/a?b/c?d",
+	"http://h/with space.txt", "http://h/Pi%C3%B1a.txt", "http://h/a%09%7F%C2%85", "http://h/%FF%C3",
+	"http://h/what%3F", "http://h/data/.resync-dest/x", "http://h/data/%2Eresync-dest", "http://h/data/.htaccess",
+	"http://h/data/a b/%25tmp-0123456789abcdef", "http://h/" + strings.Repeat("é", 120), "http://h/a?q=é?x",
+}
+
+// fuzzMappers are the mappers the fuzz targets check: no maps, ordinary
+// maps, and a map onto the root.
+func fuzzMappers(tb testing.TB) []*Mapper {
+	var out []*Mapper
+	for _, maps := range [][]Map{nil, fuzzMaps, fuzzRoot} {
+		m, err := NewMapper(maps)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // FuzzMapperSafe checks that every path Path returns is safe to use below
-// the mirror root, whatever the URI.
+// the mirror root, whatever the URI and whatever the maps - and so is
+// every path of the version-1 rules that Rename moves files from.
 func FuzzMapperSafe(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
 	}
-	m, err := NewMapper(fuzzMaps)
-	if err != nil {
-		f.Fatal(err)
-	}
+	mappers := fuzzMappers(f)
 	f.Fuzz(func(t *testing.T, uri string) {
-		p, err := m.Path(uri)
-		if err != nil {
-			return
-		}
-		if reason := unsafePath(p); reason != "" {
-			t.Fatalf("Path(%q) = %q: %s", uri, p, reason)
+		for _, m := range mappers {
+			for v := 1; v <= MappingVersion; v++ {
+				p, err := m.PathIn(v, uri)
+				if err != nil {
+					continue
+				}
+				if reason := unsafePath(p); reason != "" {
+					t.Fatalf("PathIn(%d, %q) = %q: %s", v, uri, p, reason)
+				}
+			}
 		}
 	})
 }
@@ -52,7 +74,10 @@ func FuzzMapperSafe(f *testing.F) {
 // http/https, host case, default port, fragment, and percent-encoding inside
 // path segments do not matter; "/" versus %2F and the query's bytes do. It
 // also inverts each default path back to that equivalence class - a path
-// that can be decoded to its URI's class cannot be shared by another class.
+// that can be decoded to its URI's class cannot be shared by another class
+// -, checks that Mapper.URI gives back a URI of the class with the same
+// path, and that no version-1 path of one resource is the current path of
+// another (which Rename relies on).
 func FuzzMapperInjective(f *testing.F) {
 	for i, s := range fuzzSeeds {
 		f.Add(s, fuzzSeeds[(i+1)%len(fuzzSeeds)])
@@ -60,20 +85,24 @@ func FuzzMapperInjective(f *testing.F) {
 	f.Add("http://h/a", "https://H:443/%61")
 	f.Add("http://h/a?x", "http://h/a%3Fx")
 	f.Add("http://h/a;b", "http://h/a%3Bb")
-	mapped, err := NewMapper(fuzzMaps)
-	if err != nil {
-		f.Fatal(err)
-	}
-	plain, err := NewMapper(nil)
-	if err != nil {
-		f.Fatal(err)
-	}
+	f.Add("http://h/with space.txt", "http://h/with%20space.txt")
+	f.Add("http://h/a%2520b", "http://h/a%20b")
+	f.Add("http://h/data/x", "http://h/data/x?")
+	mappers := fuzzMappers(f)
+	plain := mappers[0]
 	f.Fuzz(func(t *testing.T, a, b string) {
-		for _, m := range []*Mapper{plain, mapped} {
+		for _, m := range mappers {
 			pa, errA := m.Path(a)
 			pb, errB := m.Path(b)
 			if errA == nil && errB == nil && pa == pb && equivKey(a) != equivKey(b) {
 				t.Fatalf("%q and %q share path %q but differ:\n%s\n%s", a, b, pa, equivKey(a), equivKey(b))
+			}
+			old, errOld := m.PathIn(1, a)
+			if errOld == nil && errB == nil && old == pb && equivKey(a) != equivKey(b) {
+				t.Fatalf("the version-1 path of %q is the path of %q: %q", a, b, old)
+			}
+			for _, u := range []string{a, b} {
+				checkURI(t, m, u)
 			}
 		}
 		for _, u := range []string{a, b} {
@@ -95,8 +124,8 @@ func unsafePath(p string) string {
 		return "empty"
 	case path.IsAbs(p) || path.Clean(p) != p:
 		return "not clean and relative"
-	case strings.HasPrefix(p, "."):
-		return `starts with "." (or is .resync-dest)`
+	case p == stateDir || strings.HasPrefix(p, stateDir+"/"):
+		return "is or lies in .resync-dest"
 	case strings.IndexByte(p, 0) >= 0:
 		return "contains NUL"
 	case len(p) > maxPathLen:
@@ -193,4 +222,25 @@ func unmapKey(t *testing.T, p string) string {
 		}
 	}
 	return key(unescape(auth), port, bracketed, segs, hasQuery, unescape(query))
+}
+
+// checkURI checks that Mapper.URI inverts m's path of u: a URI of the same
+// class, with the same path.
+func checkURI(t *testing.T, m *Mapper, u string) {
+	t.Helper()
+	p, err := m.Path(u)
+	if err != nil || strings.Contains(p, longMark) {
+		return // a shortened name keeps a hash, not the whole name
+	}
+	scheme, _, _ := strings.Cut(u, ":")
+	back, err := m.URI(p, asciiLower(scheme))
+	if err != nil {
+		t.Fatalf("Path(%q) = %q, whose URI fails: %v", u, p, err)
+	}
+	if again, err := m.Path(back); err != nil || again != p {
+		t.Fatalf("Path(%q) = %q, URI %q, whose path is %q (%v)", u, p, back, again, err)
+	}
+	if got, want := equivKey(back), equivKey(u); got != want {
+		t.Fatalf("Path(%q) = %q, URI %q of another resource:\n%s\nwant\n%s", u, p, back, got, want)
+	}
 }

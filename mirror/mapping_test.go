@@ -16,9 +16,12 @@ func longName(keep, name string) string {
 
 func TestMapperPath(t *testing.T) {
 	a201 := strings.Repeat("a", 201)
-	// 179 a's then an escape: a cut at 180 would split "%C3".
-	split1 := strings.Repeat("a", 179) + "%C3%A9" + strings.Repeat("b", 30)
-	split2 := strings.Repeat("a", 178) + "%C3%A9" + strings.Repeat("b", 30)
+	// 179 a's then an escape: a cut at 180 would split "%25".
+	split1 := strings.Repeat("a", 179) + "%25" + strings.Repeat("b", 30)
+	split2 := strings.Repeat("a", 178) + "%25" + strings.Repeat("b", 30)
+	// A cut at 180 would split "é" (2 bytes) or "€" (3 bytes).
+	splitE := strings.Repeat("a", 179) + "é" + strings.Repeat("b", 30)
+	splitEuro := strings.Repeat("a", 178) + "€" + strings.Repeat("b", 30)
 	longQuery := "http://h/x?" + strings.Repeat("q", 250)
 	tooLong := "http://h" + strings.Repeat("/"+strings.Repeat("s", 100), 38)
 
@@ -67,9 +70,10 @@ func TestMapperPath(t *testing.T) {
 		{"ipv6 case and zone", "http://[FE80::1%25En0]/x", "[fe80::1%25en0]/x", ""},
 		{"leading dot host", "http://.resync-dest/x", "%2Eresync-dest/x", ""},
 		{"dot-dot host", "http://../x", "%2E./x", ""},
-		{"non-ascii host", "http://%C3%A9.example/x", "%C3%A9.example/x", ""},
-		{"raw non-ascii host", "http://é.example/x", "%C3%A9.example/x", ""},
+		{"non-ascii host", "http://%C3%A9.example/x", "é.example/x", ""},
+		{"raw non-ascii host", "http://é.example/x", "é.example/x", ""},
 		{"bracket in reg-name", "http://a]b/x", "a%5Db/x", ""},
+		{"space in host", "http://a%20b/x", "", "invalid URL escape"},
 		{"sub-delims in host", "http://h_x~!$&'()*+,;=/x", "h_x~!$&'()*+,;=/x", ""},
 
 		// Rule 3: segments.
@@ -77,15 +81,28 @@ func TestMapperPath(t *testing.T) {
 		{"lower-case escape", "http://h/a%2fb", "h/a%2Fb", ""},
 		{"escaped unreserved", "http://h/%7Euser/%41", "h/~user/A", ""},
 		{"escaped percent", "http://h/a%25b", "h/a%25b", ""},
-		{"raw space", "http://h/a b", "h/a%20b", ""},
-		{"escaped space", "http://h/a%20b", "h/a%20b", ""},
-		{"escaped slash beside raw space", "http://h/a%2Fb c", "h/a%2Fb%20c", ""},
-		{"utf-8 escaped", "http://h/caf%C3%A9", "h/caf%C3%A9", ""},
-		{"utf-8 raw", "http://h/café", "h/caf%C3%A9", ""},
+		{"raw space", "http://h/with space.txt", "h/with space.txt", ""},
+		{"escaped space", "http://h/with%20space.txt", "h/with space.txt", ""},
+		{"escaped slash beside raw space", "http://h/a%2Fb c", "h/a%2Fb c", ""},
+		{"utf-8 escaped", "http://h/Pi%C3%B1a.txt", "h/Piña.txt", ""},
+		{"utf-8 raw", "http://h/Piña.txt", "h/Piña.txt", ""},
+		{"utf-8 lower-case escapes", "http://h/caf%c3%a9", "h/café", ""},
+		{"four-byte utf-8", "http://h/%F0%9F%98%80", "h/😀", ""},
+		{"replacement character kept", "http://h/%EF%BF%BD", "h/\uFFFD", ""},
 		{"invalid utf-8", "http://h/%FF%FE", "h/%FF%FE", ""},
+		{"truncated utf-8", "http://h/a%C3", "h/a%C3", ""},
+		{"surrogate", "http://h/%ED%A0%80", "h/%ED%A0%80", ""},
+		{"overlong encoding", "http://h/%C0%AF", "h/%C0%AF", ""},
+		{"tab", "http://h/a%09b", "h/a%09b", ""},
+		{"C0 control", "http://h/a%1Bb", "h/a%1Bb", ""},
+		{"DEL", "http://h/a%7Fb", "h/a%7Fb", ""},
+		{"C1 control", "http://h/a%C2%85b", "h/a%C2%85b", ""},
+		{"escaped ? in a segment", "http://h/what%3F", "h/what%3F", ""},
+		{"escaped # in a segment", "http://h/a%23b", "h/a#b", ""},
 		{"safe set", "http://h/!$&'()*+,;=@:-._~", "h/!$&'()*+,;=@:-._~", ""},
 		{"escaped safe set", "http://h/%21%24%26%27%28%29%2A%2B%2C%3B%3D%40%3A", "h/!$&'()*+,;=@:", ""},
-		{"unsafe ascii", "http://h/a\"b<>^`{|}\\", "h/a%22b%3C%3E%5E%60%7B%7C%7D%5C", ""},
+		{"other ascii kept", "http://h/a\"b<>^`{|}\\", "h/a\"b<>^`{|}\\", ""},
+		{"escaped other ascii", "http://h/%22%3C%3E%5E%60%7B%7C%7D%5C", "h/\"<>^`{|}\\", ""},
 		{"plus stays", "http://h/a+b", "h/a+b", ""},
 
 		// Rule 4: dot segments.
@@ -95,6 +112,8 @@ func TestMapperPath(t *testing.T) {
 		{"literal dot", "http://h/./x", "h/%2E/x", ""},
 		{"dot-dot last", "http://h/a/..", "h/a/%2E%2E", ""},
 		{"leading dot name", "http://h/.htaccess", "h/.htaccess", ""},
+		{"state dir name below the top", "http://h/.resync-dest/x", "h/.resync-dest/x", ""},
+		{"escaped dot name", "http://h/%2Ehtaccess", "h/.htaccess", ""},
 		{"three dots", "http://h/...", "h/...", ""},
 
 		// Rule 5: empty segments.
@@ -105,6 +124,8 @@ func TestMapperPath(t *testing.T) {
 		{"empty middle and last", "http://h//", "h/%empty/%index", ""},
 		{"literal %index", "http://h/%25index", "h/%25index", ""},
 		{"literal %empty", "http://h/%25empty/", "h/%25empty/%index", ""},
+		{"literal %tmp-", "http://h/%25tmp-0123456789abcdef", "h/%25tmp-0123456789abcdef", ""},
+		{"literal %~", "http://h/a%25~b", "h/a%25~b", ""},
 
 		// Rule 6: queries.
 		{"query", "http://h/a?x=1", "h/a?x=1", ""},
@@ -113,24 +134,31 @@ func TestMapperPath(t *testing.T) {
 		{"empty query and fragment", "http://h/a?#f", "h/a?", ""},
 		{"query on directory", "http://h/a/?x=1", "h/a/%index?x=1", ""},
 		{"query on root", "http://h?x", "h/%index?x", ""},
-		{"slash and ? in query", "http://h/a?b/c?d", "h/a?b%2Fc%3Fd", ""},
+		{"slash and ? in query", "http://h/a?b/c?d", "h/a?b%2Fc?d", ""},
 		{"query kept verbatim", "http://h/a?x=%41", "h/a?x=%2541", ""},
 		{"ampersand", "http://h/a?x=1&y=2", "h/a?x=1&y=2", ""},
 		{"escaped ampersand differs", "http://h/a?x=1%26y=2", "h/a?x=1%2526y=2", ""},
-		{"space in query", "http://h/a?q=a b", "h/a?q=a%20b", ""},
+		{"space in query", "http://h/a?q=a b", "h/a?q=a b", ""},
+		{"utf-8 in query", "http://h/a?q=Piña", "h/a?q=Piña", ""},
+		{"invalid utf-8 in query", "http://h/a?q=\xff", "h/a?q=%FF", ""},
 
 		// Rule 7: long names and paths.
 		{"200 bytes kept", "http://h/" + strings.Repeat("a", 200), "h/" + strings.Repeat("a", 200), ""},
 		{"201 bytes shortened", "http://h/" + a201, "h/" + longName(strings.Repeat("a", 180), a201), ""},
 		{"no split after %", "http://h/" + split1, "h/" + longName(strings.Repeat("a", 179), split1), ""},
 		{"no split after %X", "http://h/" + split2, "h/" + longName(strings.Repeat("a", 178), split2), ""},
+		{"no split in a 2-byte rune", "http://h/" + splitE, "h/" + longName(strings.Repeat("a", 179), splitE), ""},
+		{"no split in a 3-byte rune", "http://h/" + splitEuro, "h/" + longName(strings.Repeat("a", 178), splitEuro), ""},
+		{"utf-8 counts its bytes", "http://h/" + strings.Repeat("%C3%A9", 100), "h/" + strings.Repeat("é", 100), ""},
+		{"utf-8 shortened", "http://h/" + strings.Repeat("é", 101), "h/" + longName(strings.Repeat("é", 90), strings.Repeat("é", 101)), ""},
 		{"long query", longQuery, "h/" + longName("x?"+strings.Repeat("q", 178), "x?"+strings.Repeat("q", 250)), ""},
 		{"long host", "http://" + a201 + "/x", longName(strings.Repeat("a", 180), a201) + "/x", ""},
 		{"path too long", tooLong, "", "longer than 3800"},
 
 		// Rule 9: case and Unicode twins stay apart.
 		{"upper case", "http://h/A", "h/A", ""},
-		{"NFD", "http://h/e%CC%81", "h/e%CC%81", ""},
+		{"NFD", "http://h/e%CC%81", "h/e\u0301", ""},
+		{"NFC", "http://h/%C3%A9", "h/\u00e9", ""},
 	}
 	m, err := NewMapper(nil)
 	if err != nil {
@@ -169,7 +197,7 @@ func TestMapperMaps(t *testing.T) {
 		"https://Example.org:443/data/special=special",
 		"http://other:8080=other-mirror",
 	} {
-		mp, err := ParseMap(s)
+		mp, err := ParseMap(s, "/dest")
 		if err != nil {
 			t.Fatalf("ParseMap(%q): %v", s, err)
 		}
@@ -231,25 +259,35 @@ func TestParseMap(t *testing.T) {
 		{"http://h=x=y", Map{"http://h/", "x=y"}, ""},
 		{"http://h/=a//b/./c", Map{"http://h/", "a/b/c"}, ""},
 		{"http://h/=./a", Map{"http://h/", "a"}, ""},
+		{"http://h/=.", Map{"http://h/", ""}, ""},
+		{"http://h/data=./", Map{"http://h/data/", ""}, ""},
+		{"http://h/=/dest", Map{"http://h/", ""}, ""},
+		{"http://h/=/dest/", Map{"http://h/", ""}, ""},
+		{"http://h/=/dest/sub/dir", Map{"http://h/", "sub/dir"}, ""},
+		{"http://h/=/dest/./sub/../x", Map{"http://h/", "x"}, ""},
+		{"http://h/=.hidden", Map{"http://h/", ".hidden"}, ""},
+		{"http://h/=a/.resync-dest", Map{"http://h/", "a/.resync-dest"}, ""},
 		{"nope", Map{}, "want URI_PREFIX=LOCAL_DIR"},
 		{"ftp://h/=x", Map{}, "neither http nor https"},
 		{"http://u@h/=x", Map{}, "userinfo"},
 		{"http://h/a?q=d", Map{}, "no query or fragment"},
 		{"http://h/a#f=d", Map{}, "no query or fragment"},
-		{"http://h/=", Map{}, "is empty"},
-		{"http://h/=.", Map{}, "is empty"},
-		{"http://h/=/abs", Map{}, "absolute"},
+		{"http://h/=", Map{}, "is empty; give . for the mirror's root"},
+		{"http://h/=/abs", Map{}, "/abs is outside the mirror /dest (--dest)"},
+		{"http://h/=/destination", Map{}, "outside the mirror /dest"},
+		{"http://h/=/dest/../x", Map{}, "outside the mirror /dest"},
+		{"http://h/=/", Map{}, "outside the mirror /dest"},
+		{"http://h/=/dest/.resync-dest", Map{}, "holds the state"},
 		{"http://h/=a/../b", Map{}, `contains ".."`},
 		{"http://h/=..", Map{}, `contains ".."`},
 		{"http://h/=.resync-dest", Map{}, "holds the state"},
 		{"http://h/=.resync-dest/x", Map{}, "holds the state"},
-		{"http://h/=.hidden", Map{}, `starts with "."`},
 		{"http://h/=a\x00b", Map{}, "NUL"},
 		{"http://h/=a/%tmp-0123456789abcdef", Map{}, "temp file"},
 		{"http://h/=" + strings.Repeat("d", 256), Map{}, "longer than 255"},
 	}
 	for _, tt := range tests {
-		got, err := ParseMap(tt.in)
+		got, err := ParseMap(tt.in, "/dest")
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("ParseMap(%q) = %+v, %v; want an error saying %q", tt.in, got, err, tt.wantErr)
@@ -274,6 +312,11 @@ func TestNewMapperRejects(t *testing.T) {
 		{"nested dirs reversed", []Map{{"http://h/a/", "x/y"}, {"http://h/b/", "x"}}, "equal or nested"},
 		{"bad dir", []Map{{"http://h/a/", "../x"}}, `contains ".."`},
 		{"bad prefix", []Map{{"h/a", "x"}}, "not an absolute URI"},
+		{"root and another", []Map{{"http://h/a/", "."}, {"http://h/b/", "x"}},
+			"map http://h/a/=. maps onto the mirror's root, which leaves no room for map http://h/b/=x"},
+		{"another and root", []Map{{"http://h/b/", "x"}, {"http://h/a/", ""}},
+			"map http://h/a/=. maps onto the mirror's root, which leaves no room for map http://h/b/=x"},
+		{"two roots", []Map{{"http://h/a/", ""}, {"http://g/", "."}}, "maps onto the mirror's root"},
 	}
 	for _, tt := range tests {
 		_, err := NewMapper(tt.maps)
@@ -292,5 +335,182 @@ func checkSafe(t testing.TB, p string) {
 	t.Helper()
 	if reason := unsafePath(p); reason != "" {
 		t.Fatalf("path %q is unsafe: %s", p, reason)
+	}
+}
+
+// A map onto the mirror's root takes the whole mirror: what lies outside
+// its prefix maps nowhere, and nothing maps into .resync-dest.
+func TestMapperRootMap(t *testing.T) {
+	mp, err := ParseMap("http://src/data/=.", "/dest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewMapper([]Map{mp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		uri, want, wantErr string
+	}{
+		{"http://src/data/a/b.txt", "a/b.txt", ""},
+		{"https://SRC:443/data/with%20space.txt", "with space.txt", ""},
+		{"http://src/data/Pi%C3%B1a.txt", "Piña.txt", ""},
+		{"http://src/data/", "%index", ""},
+		{"http://src/data/?page=2", "%index?page=2", ""},
+		{"http://src/data/.htaccess", ".htaccess", ""},
+		{"http://src/data/.well-known/x", ".well-known/x", ""},
+		{"http://src/data/.resync-destx/y", ".resync-destx/y", ""},
+		{"http://src/data/.resync-dest?x", ".resync-dest?x", ""},
+		{"http://src/data/a/.resync-dest/y", "a/.resync-dest/y", ""},
+		{"http://src/data/..", "%2E%2E", ""},
+		{"http://src/data/%2e", "%2E", ""},
+		{"http://src/data/%25tmp-0123456789abcdef", "%25tmp-0123456789abcdef", ""},
+		{"http://src/data/.resync-dest/state.db", "", "it would land in .resync-dest, which holds the state"},
+		{"http://src/data/.resync-dest", "", "it would land in .resync-dest"},
+		{"http://src/data/.resync-dest/", "", "it would land in .resync-dest"},
+		{"http://src/data/%2Eresync-dest/x", "", "it would land in .resync-dest"},
+		{"http://src/data", "", "outside http://src/data/, the prefix mapped onto the mirror's root"},
+		{"http://src/other/x", "", "outside http://src/data/"},
+		{"http://elsewhere/data/x", "", "outside http://src/data/"},
+		{"http://src:8080/data/x", "", "outside http://src/data/"},
+	}
+	for _, tt := range tests {
+		got, err := m.Path(tt.uri)
+		if tt.wantErr != "" {
+			if !errors.Is(err, ErrUnmappable) || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("Path(%q) = %q, %v; want ErrUnmappable saying %q", tt.uri, got, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("Path(%q) = %q, %v; want %q", tt.uri, got, err, tt.want)
+			continue
+		}
+		checkSafe(t, got)
+	}
+}
+
+// URI inverts Path: in the default layout, below a map and below a map
+// onto the root; a name the mapping never gives still gets a URI below a
+// map.
+func TestMapperURI(t *testing.T) {
+	mapper := func(maps ...string) *Mapper {
+		t.Helper()
+		var ms []Map
+		for _, s := range maps {
+			mp, err := ParseMap(s, "/dest")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms = append(ms, mp)
+		}
+		m, err := NewMapper(ms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	plain := mapper()
+	maps := mapper("http://example.org/data/=local/data", "https://example.org/img/=img")
+	root := mapper("https://src/data/=.")
+	tests := []struct {
+		m             *Mapper
+		rel, scheme   string
+		want, wantErr string
+		notRoundTrip  bool // a name the mapping never gives
+	}{
+		{m: plain, rel: "h/with space.txt", scheme: "http", want: "http://h/with%20space.txt"},
+		{m: plain, rel: "h/Piña.txt", scheme: "https", want: "https://h/Pi%C3%B1a.txt"},
+		{m: plain, rel: "h:8080/a/%index", scheme: "http", want: "http://h:8080/a/"},
+		{m: plain, rel: "h/%index?x=1", scheme: "http", want: "http://h/?x=1"},
+		{m: plain, rel: "h/a/%empty/b", scheme: "http", want: "http://h/a//b"},
+		{m: plain, rel: "h/a?x=1&y=2", scheme: "http", want: "http://h/a?x=1&y=2"},
+		{m: plain, rel: "h/a?x=%2541", scheme: "http", want: "http://h/a?x=%41"},
+		{m: plain, rel: "h/a?b%2Fc?d", scheme: "http", want: "http://h/a?b/c?d"},
+		{m: plain, rel: "h/what%3F", scheme: "http", want: "http://h/what%3F"},
+		{m: plain, rel: "h/a%2Fb", scheme: "http", want: "http://h/a%2Fb"},
+		{m: plain, rel: "h/100%25", scheme: "http", want: "http://h/100%25"},
+		{m: plain, rel: "h/%2E%2E/x", scheme: "http", want: "http://h/%2E%2E/x"},
+		{m: plain, rel: "h/a#b", scheme: "http", want: "http://h/a%23b"},
+		{m: plain, rel: "h/a%09b", scheme: "http", want: "http://h/a%09b"},
+		{m: plain, rel: "[::1]:8080/x", scheme: "http", want: "http://[::1]:8080/x"},
+		{m: plain, rel: "[fe80::1%25en0]/x", scheme: "http", want: "http://[fe80::1%25en0]/x"},
+		{m: plain, rel: "%2Eresync-dest/x", scheme: "http", want: "http://.resync-dest/x"},
+		{m: plain, rel: "é.example/x", scheme: "http", want: "http://%C3%A9.example/x"},
+		{m: plain, rel: "h/100%.txt", scheme: "http", want: "http://h/100%25.txt", notRoundTrip: true},
+		{m: plain, rel: "h", scheme: "http", wantErr: "not a file's path"},
+		{m: plain, rel: "a/b/c", scheme: "http", want: "http://a/b/c"},
+		{m: plain, rel: "h:x/y", scheme: "http", wantErr: "not a host's directory"},
+		{m: maps, rel: "local/data/set1/r.xml", scheme: "http", want: "http://example.org/data/set1/r.xml"},
+		{m: maps, rel: "local/data/%index", scheme: "http", want: "http://example.org/data/"},
+		{m: maps, rel: "img/p q.png", scheme: "http", want: "https://example.org/img/p%20q.png"},
+		{m: maps, rel: "example.org/other", scheme: "https", want: "https://example.org/other"},
+		{m: maps, rel: "local/x", scheme: "http", want: "http://local/x"},
+		{m: root, rel: "a b/c.txt", scheme: "http", want: "https://src/data/a%20b/c.txt"},
+		{m: root, rel: "%index", scheme: "http", want: "https://src/data/"},
+		{m: root, rel: ".htaccess", scheme: "http", want: "https://src/data/.htaccess"},
+		{m: root, rel: "extra file", scheme: "http", want: "https://src/data/extra%20file"},
+		{m: root, rel: "100%.txt", scheme: "http", want: "https://src/data/100%25.txt", notRoundTrip: true},
+		{m: root, rel: "a%~0123", scheme: "http", want: "https://src/data/a%25~0123", notRoundTrip: true},
+	}
+	for _, tt := range tests {
+		got, err := tt.m.URI(tt.rel, tt.scheme)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("URI(%q) = %q, %v; want an error saying %q", tt.rel, got, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("URI(%q) = %q, %v; want %q", tt.rel, got, err, tt.want)
+			continue
+		}
+		back, err := tt.m.Path(got)
+		if tt.notRoundTrip {
+			if err == nil && back == tt.rel {
+				t.Errorf("Path(URI(%q)) = %q: the name is one the mapping gives after all", tt.rel, back)
+			}
+			continue
+		}
+		if err != nil || back != tt.rel {
+			t.Errorf("Path(URI(%q) = %q) = %q, %v; want the path back", tt.rel, got, back, err)
+		}
+	}
+}
+
+// PathIn(1, ...) is where the first naming rules stored a resource: every
+// byte outside RFC 3986's pchar escaped.
+func TestMapperPathInVersion1(t *testing.T) {
+	mp, err := ParseMap("http://h/data/=local", "/dest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewMapper([]Map{mp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("%C3%A9", 40) // 240 bytes escaped, 80 raw
+	tests := []struct{ uri, v1, v2 string }{
+		{"http://h/with%20space.txt", "h/with%20space.txt", "h/with space.txt"},
+		{"http://h/Piña.txt", "h/Pi%C3%B1a.txt", "h/Piña.txt"},
+		{"http://h/a/b", "h/a/b", "h/a/b"},
+		{"http://h/a?q=a b/c?d", "h/a?q=a%20b%2Fc%3Fd", "h/a?q=a b%2Fc?d"},
+		{"http://%C3%A9.example/x", "%C3%A9.example/x", "é.example/x"},
+		{"http://a]b/x", "a%5Db/x", "a%5Db/x"},
+		{"http://h/data/dir%20x/f", "local/dir%20x/f", "local/dir x/f"},
+		{"http://h/" + long, "h/" + longName(strings.Repeat("%C3%A9", 30), long), "h/" + strings.Repeat("é", 40)},
+		{"http://h/a\"b<>", "h/a%22b%3C%3E", "h/a\"b<>"},
+	}
+	for _, tt := range tests {
+		v1, err1 := m.PathIn(1, tt.uri)
+		v2, err2 := m.PathIn(2, tt.uri)
+		cur, err3 := m.Path(tt.uri)
+		if err1 != nil || err2 != nil || err3 != nil || v1 != tt.v1 || v2 != tt.v2 || cur != v2 {
+			t.Errorf("%s: version 1 %q (%v), version 2 %q (%v), Path %q (%v); want %q and %q",
+				tt.uri, v1, err1, v2, err2, cur, err3, tt.v1, tt.v2)
+		}
+	}
+	if _, err := m.PathIn(3, "http://h/x"); err == nil {
+		t.Error("PathIn(3) of a program whose latest version is 2: no error")
 	}
 }

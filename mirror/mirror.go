@@ -232,6 +232,11 @@ func (m *Mirror) Close() error {
 // wrap ErrUnmappable. It is safe for concurrent use.
 func (m *Mirror) Path(uri string) (string, error) { return m.mapper.Path(uri) }
 
+// URI returns the URI whose resource the mapping stores at rel, the
+// inverse of Path (see Mapper.URI): scheme is used where the path does not
+// say. It is safe for concurrent use.
+func (m *Mirror) URI(rel, scheme string) (string, error) { return m.mapper.URI(rel, scheme) }
+
 // StateDir is the absolute path of dest/.resync-dest, where the lock, the
 // crash marker and by default the state database live.
 func (m *Mirror) StateDir() string { return StateDirIn(m.dest) }
@@ -270,7 +275,9 @@ func (m *Mirror) markDirty(dir string) {
 }
 
 // checkRel refuses paths that are not clean mirror-relative paths, that
-// start with "." (which covers .resync-dest) or that name a temp file.
+// are or lie in .resync-dest, or that name a temp file. (Other names may
+// start with "." at any level: a map onto the root stores /.htaccess as
+// .htaccess.)
 func checkRel(op, rel string) error {
 	reason := ""
 	switch {
@@ -280,13 +287,13 @@ func checkRel(op, rel string) error {
 		reason = "contains NUL"
 	case path.IsAbs(rel) || path.Clean(rel) != rel:
 		reason = "not a clean relative path"
-	case strings.HasPrefix(rel, "."):
-		reason = "starts with \".\", which the mirror reserves"
+	case rel == stateDir || strings.HasPrefix(rel, stateDir+"/"):
+		reason = "in " + stateDir + ", which the mirror reserves"
 	}
 	if reason == "" {
 		for _, e := range strings.Split(rel, "/") {
-			if e == ".." {
-				reason = "contains \"..\""
+			if e == ".." || e == "." {
+				reason = "contains \"" + e + "\""
 			} else if isTempName(e) {
 				reason = "names a temp file"
 			}

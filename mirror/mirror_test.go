@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -347,7 +348,7 @@ func TestWritesNeedTheLock(t *testing.T) {
 func TestInvalidPaths(t *testing.T) {
 	m, _ := openLocked(t, DefaultOptions())
 	for _, rel := range []string{
-		"", "/abs", "h/../x", "../x", "h//x", "h/x/", "./h", ".resync-dest/state.db", ".hidden/x",
+		"", "/abs", "h/../x", "../x", "h//x", "h/x/", "./h", ".", "..", ".resync-dest", ".resync-dest/state.db",
 		"h/%tmp-0123456789abcdef", "h/a\x00b",
 	} {
 		fill := func(resourcesync.Sink) (bool, error) { t.Errorf("Put(%q) called fill", rel); return true, nil }
@@ -360,6 +361,34 @@ func TestInvalidPaths(t *testing.T) {
 		if _, err := m.Stat(rel); !errors.Is(err, fs.ErrInvalid) {
 			t.Errorf("Stat(%q): %v, want fs.ErrInvalid", rel, err)
 		}
+	}
+}
+
+// Names starting with "." are mirror content like any other (a map onto
+// the root stores /.htaccess as .htaccess); only .resync-dest is reserved.
+func TestDotNamesAreContent(t *testing.T) {
+	m, dir := openLocked(t, DefaultOptions())
+	for _, rel := range []string{".htaccess", ".well-known/x", ".resync-destx", "h/.resync-dest/x"} {
+		tk, err := m.Put(rel, time.Time{}, func(s resourcesync.Sink) (bool, error) {
+			_, err := s.Write([]byte(rel))
+			return true, err
+		})
+		if err != nil {
+			t.Fatalf("Put(%q): %v", rel, err)
+		}
+		if errs, err := m.Publish([]string{tk}); err != nil || errs[0] != nil {
+			t.Fatalf("Publish(%q): %v %v", rel, errs, err)
+		}
+		if got := mustRead(t, dir, rel); got != rel {
+			t.Errorf("%s holds %q", rel, got)
+		}
+	}
+	var walked []string
+	if err := m.Walk("", func(rel string, _ fs.FileInfo) error { walked = append(walked, rel); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{".htaccess", ".resync-destx", ".well-known/x", "h/.resync-dest/x"}; !slices.Equal(walked, want) {
+		t.Errorf("Walk = %q, want %q (and never .resync-dest itself)", walked, want)
 	}
 }
 

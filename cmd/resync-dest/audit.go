@@ -14,7 +14,6 @@ import (
 
 	"github.com/resync-dest/resync-dest/agent"
 	"github.com/resync-dest/resync-dest/audit"
-	"github.com/resync-dest/resync-dest/mirror"
 	"github.com/resync-dest/resync-dest/state"
 )
 
@@ -89,12 +88,8 @@ func parseAuditFlags(c *cli.Context) (auditOptions, error) {
 		return o, usageErrorf("--dest %s: %v", o.env.dest, err)
 	}
 	o.env.dest = abs
-	for _, m := range o.maps {
-		mp, err := mirror.ParseMap(m)
-		if err != nil {
-			return o, usageErrorf("--map %s: %v", m, err)
-		}
-		o.env.maps = append(o.env.maps, mp)
+	if o.env.maps, err = parseMaps(o.maps, o.env.dest); err != nil {
+		return o, err
 	}
 	if o.workers < 1 || o.workers > 256 {
 		return o, usageErrorf("--workers %d: want 1 to 256", o.workers)

@@ -60,6 +60,25 @@ func syncFlags() []cli.Flag {
 	}, httpFlags()...)
 }
 
+// parseMaps reads the --map values for the mirror at dest (absolute) and
+// checks them together: one that is invalid, or a set that cannot be
+// used at once (a map onto the root beside another, two maps with the same
+// prefix or nested directories), is a usage error naming them.
+func parseMaps(values []string, dest string) ([]mirror.Map, error) {
+	var maps []mirror.Map
+	for _, v := range values {
+		mp, err := mirror.ParseMap(v, dest)
+		if err != nil {
+			return nil, usageErrorf("--map %s: %v", v, err)
+		}
+		maps = append(maps, mp)
+	}
+	if _, err := mirror.NewMapper(maps); err != nil {
+		return nil, usageErrorf("--map: %v", err)
+	}
+	return maps, nil
+}
+
 // flagValues is where options are read from: the command line
 // (*cli.Context), or one Source of a --config file under it
 // (configValues).
@@ -98,12 +117,8 @@ func parseSyncOptions(c flagValues, url, verb string) (syncOptions, error) {
 		return o, usageErrorf("--dest %s: %v", o.dest, err)
 	}
 	o.dest = abs
-	for _, m := range c.StringSlice("map") {
-		mp, err := mirror.ParseMap(m)
-		if err != nil {
-			return o, usageErrorf("--map %s: %v", m, err)
-		}
-		o.maps = append(o.maps, mp)
+	if o.maps, err = parseMaps(c.StringSlice("map"), o.dest); err != nil {
+		return o, err
 	}
 	if o.workers < 1 || o.workers > 256 {
 		return o, usageErrorf("--workers %d: want 1 to 256", o.workers)
