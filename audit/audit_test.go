@@ -90,8 +90,10 @@ func makeDifferences(t *testing.T, h *harness) differences {
 	}
 	d.changed = append(d.changed, audit.Difference{URI: rs[3].URI, Path: h.rel(rs[3].URI), Reason: "type",
 		Expected: "regular file", Actual: "symlink"})
-	// Extra, never written by resync-dest.
-	stray := path.Join(path.Dir(h.rel(rs[5].URI)), "stray.txt")
+	// Extra, never written by resync-dest: reported with the URI the
+	// mapping stores there.
+	stray := path.Join(path.Dir(h.rel(rs[5].URI)), "stray file ñ.txt")
+	strayURI := rs[5].URI[:strings.LastIndexByte(rs[5].URI, '/')] + "/stray%20file%20%C3%B1.txt"
 	if err := os.WriteFile(h.file(stray), []byte("not from the Source"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +101,7 @@ func makeDifferences(t *testing.T, h *harness) differences {
 	if err := h.src.Apply(h.src.At().Add(time.Hour), fixtures.Mutation{Kind: fixtures.Delete, Path: rs[6].Path}); err != nil {
 		t.Fatal(err)
 	}
-	d.extra = []audit.Difference{{URI: rs[6].URI, Path: h.rel(rs[6].URI)}, {Path: stray}}
+	d.extra = []audit.Difference{{URI: rs[6].URI, Path: h.rel(rs[6].URI)}, {URI: strayURI, Path: stray}}
 	return d
 }
 
@@ -333,7 +335,8 @@ func TestOtherSetsFilesAreNotExtra(t *testing.T) {
 	if want := (audit.Counts{Listed: 1, InSync: 1, Extra: 1}); rep.Counts != want {
 		t.Errorf("counts %+v, want %+v", rep.Counts, want)
 	}
-	checkFindings(t, "extra", rep.Extra, []audit.Difference{{Path: stray}})
+	strayURI := rs[0].URI[:strings.LastIndexByte(rs[0].URI, '/')] + "/stray.txt"
+	checkFindings(t, "extra", rep.Extra, []audit.Difference{{URI: strayURI, Path: stray}})
 }
 
 // Resources that map to no path are errors; those out of scope are

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"iter"
+	"net/url"
 	"syscall"
 
 	"golang.org/x/sync/errgroup"
@@ -220,9 +221,31 @@ func (a *auditor) extra(ctx context.Context, rel string, rec *resourcesync.Held)
 	d := Difference{Path: rel}
 	if rec != nil {
 		d.URI = rec.URI
+	} else {
+		d.URI = a.uriOf(rel)
 	}
 	a.col.extra(d)
 	return nil
+}
+
+// uriOf names a file the state has no record of by the URI the mapping
+// would store there, when the Mirror can invert its mapping; "" when it
+// cannot or when the path is no mapped path (in the default layout, a
+// first element that is no host).
+func (a *auditor) uriOf(rel string) string {
+	um, ok := a.d.Mirror.(Unmapper)
+	if !ok {
+		return ""
+	}
+	scheme := "http"
+	if u, err := url.Parse(a.set.CapabilityList); err == nil && u.Scheme == "https" {
+		scheme = "https"
+	}
+	uri, err := um.URI(rel, scheme)
+	if err != nil {
+		return ""
+	}
+	return uri
 }
 
 // errStopped ends a walk that pull no longer reads.

@@ -25,6 +25,15 @@ type Mirror interface {
 	Walk(dir string, fn func(rel string, info fs.FileInfo) error) error
 }
 
+// Unmapper is what a Mirror may also offer: the URI whose resource the
+// mapping stores at a path (the inverse of Path), scheme standing where
+// the path does not say. An extra file the state has no record of is then
+// reported with that URI; without it, with its path alone. It is optional
+// so that the callers' own Mirror interfaces need not carry it.
+type Unmapper interface {
+	URI(rel, scheme string) (string, error)
+}
+
 // Store is the state, read only.
 type Store interface {
 	// EachHeld visits what the set holds in path byte order.

@@ -47,8 +47,10 @@ func (c *Counts) Add(o Counts) {
 func (c Counts) Differences() int64 { return c.Missing + c.Extra + c.Changed }
 
 // Difference is one resource or local file where the mirror and the
-// Source differ. URI is empty for an extra file that no resource of the
-// state maps to (one resync-dest never wrote). Reason, Expected and Actual
+// Source differ. For an extra file the state has no record of (one
+// resync-dest never wrote), URI is the one the mapping would store at its
+// path (Unmapper), empty only when there is none (a file outside every
+// host's directory of the default layout). Reason, Expected and Actual
 // say how a changed resource differs: Reason is "length", a hash algorithm
 // ("md5", "sha-256", ...), "lastmod" (for resources without a hash) or
 // "type" (not a regular file); Expected is the Source's value.
