@@ -56,6 +56,15 @@ type Held struct {
 	Fetched      time.Time
 }
 
+// Moved says that the file of a held resource was renamed inside the
+// mirror, from From to To (a new version of the URI → path mapping gave it
+// a new name): every record of URI at From now points at To.
+type Moved struct {
+	URI  string
+	From string
+	To   string
+}
+
 // ChangeRecord is one change of a Change List or Change Dump that the
 // Destination processed (applied, or failed and to be retried).
 type ChangeRecord struct {

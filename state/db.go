@@ -27,7 +27,17 @@ type DB struct {
 	write    *sql.DB // the one writing connection; nil when read-only
 	held     *sql.Stmt
 	heldMany *sql.Stmt
+	// schema is the schema version of the database as opened: older than
+	// the latest only in a read-only open (see readableFrom).
+	schema int
 }
+
+// readableFrom is the oldest schema version a read-only open accepts
+// without upgrading it: every step after it only adds what readers of an
+// older file can do without (older_names: no row means "named by version
+// 1" there, see OlderNames). A step whose absence readers cannot make up
+// for raises it.
+const readableFrom = 1
 
 // Open opens (creating it if needed) the state database at opts.Path and
 // brings its schema up to date in one transaction, or, with opts.ReadOnly,
@@ -99,7 +109,7 @@ func (db *DB) openReadWrite(ctx context.Context, opts Options, ms []migration) e
 	if err != nil {
 		return err
 	}
-	if _, err := migrate(ctx, db.write, ms); err != nil {
+	if db.schema, err = migrate(ctx, db.write, ms); err != nil {
 		return err
 	}
 	var mode string
@@ -158,9 +168,10 @@ func (db *DB) openReadOnly(ctx context.Context, opts Options, ms []migration) er
 			return err
 		}
 		return db.openEmpty(ctx, ms)
-	case info.version < latest:
+	case info.version < readableFrom:
 		return fmt.Errorf("%w: version %d, this program's is %d", ErrSchemaTooOld, info.version, latest)
 	}
+	db.schema = info.version
 	return nil
 }
 
@@ -172,7 +183,7 @@ func (db *DB) openEmpty(ctx context.Context, ms []migration) error {
 	if db.read, err = openPool(1, "file::memory:?_foreign_keys=1"); err != nil {
 		return err
 	}
-	_, err = migrate(ctx, db.read, ms)
+	db.schema, err = migrate(ctx, db.read, ms)
 	return err
 }
 
