@@ -116,6 +116,7 @@ func runAudit(ctx context.Context, o auditOptions, d *deps) error {
 		return err
 	}
 	defer e.close()
+	warnOlderNames(ctx, e, d)
 	disc, err := agent.Discover(ctx, e.client, o.env.url, agent.DefaultDiscoverOptions())
 	if err != nil {
 		return err

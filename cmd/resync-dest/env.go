@@ -75,6 +75,12 @@ func openEnv(ctx context.Context, o syncOptions, d *deps) (*env, error) {
 		return nil, err // it names the state file
 	}
 	e.store = db
+	if !o.dryRun {
+		if err := renameOlderNames(ctx, m, db, o.dest, d); err != nil {
+			e.close()
+			return nil, err
+		}
+	}
 	// Listings are temporary databases: under .resync-dest/tmp when we may
 	// write there (a crashed run's leftovers are swept now, under the lock),
 	// else in the system's temp directory.
