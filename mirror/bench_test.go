@@ -167,3 +167,28 @@ func putFsyncEach(m *Mirror, rel string, body []byte, mtime time.Time) error {
 	m.markDirty(path.Dir(rel))
 	return nil
 }
+
+// BenchmarkMapperPath maps typical URIs (the fixture's ASCII names, and
+// names with spaces and UTF-8) with the current naming rules and, as the
+// peer, with version 1's: the mapping runs once per listed resource.
+func BenchmarkMapperPath(b *testing.B) {
+	m, err := NewMapper(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var uris []string
+	for i := range 1000 {
+		uris = append(uris, fmt.Sprintf("http://127.0.0.1:8080/dataset1/res/%03d/r%06d.txt", i/100, i))
+		uris = append(uris, fmt.Sprintf("http://127.0.0.1:8080/dataset1/res/dir%%20%d/Pi%%C3%%B1a%%20%d.txt", i/100, i))
+	}
+	for _, v := range []int{MappingVersion, 1} {
+		b.Run(fmt.Sprintf("version%d", v), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if _, err := m.PathIn(v, uris[i%len(uris)]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
