@@ -2,8 +2,9 @@
 // lives on disk (the URI → path mapping of MAPPING.md: injective,
 // traversal-safe, a pure function), how a file gets there, deletes,
 // hashing what is held, walking the tree in a stable order, the
-// single-writer lock, and sweeping the temp files a crashed run left
-// behind.
+// single-writer lock, sweeping the temp files a crashed run left
+// behind, and renaming the files an earlier version of the mapping named
+// (Rename, once per set, when a write run opens the mirror).
 //
 // # Writing: put, then publish in batches
 //
