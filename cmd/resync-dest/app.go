@@ -27,7 +27,6 @@ func newApp(io stdio, drain context.Context) *cli.App {
 	app := &cli.App{
 		Name:                 "resync-dest",
 		Usage:                "a ResourceSync Destination: discover, mirror, keep in step and audit a Source",
-		Version:              version,
 		Writer:               io.out,
 		ErrWriter:            io.err,
 		HideHelpCommand:      true,
@@ -36,14 +35,23 @@ func newApp(io stdio, drain context.Context) *cli.App {
 			&cli.StringFlag{Name: "log-format", Value: "console", Usage: "log format: console or json (logs go to stderr)", EnvVars: []string{"RESYNC_DEST_LOG_FORMAT"}},
 			&cli.StringFlag{Name: "log-level", Value: "info", Usage: "trace, debug, info, warn or error", EnvVars: []string{"RESYNC_DEST_LOG_LEVEL"}},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "only warnings and errors, no progress, and no summary when all went well", EnvVars: []string{"RESYNC_DEST_QUIET"}},
+			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "debug-level logs (as rsync's, rclone's and wget's -v)", EnvVars: []string{"RESYNC_DEST_VERBOSE"}},
+			// Ours, not urfave/cli's, whose version flag is also -v.
+			&cli.BoolFlag{Name: "version", Usage: "print the version and build information, and exit (as the version command)"},
 		},
 		Before: func(c *cli.Context) error {
+			if c.Bool("version") {
+				if err := build().write(io.out); err != nil {
+					return err
+				}
+				return &exitError{code: exitOK, silent: true, err: errVersionShown}
+			}
 			fp, err := failpointFromEnv(os.Getenv(failpointEnv))
 			if err != nil {
 				return err
 			}
 			d = deps{io: io, drain: drain, failpoint: fp}
-			return d.setLogging(logOptions{format: c.String("log-format"), level: c.String("log-level"), quiet: c.Bool("quiet")})
+			return d.setLogging(logOptions{format: c.String("log-format"), level: c.String("log-level"), quiet: c.Bool("quiet"), verbose: c.Bool("verbose")})
 		},
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
 			return &exitError{code: exitUsage, err: err}
@@ -80,6 +88,7 @@ func commandLogFlags() []cli.Flag {
 		&cli.StringFlag{Name: "log-format", Usage: "log format: console or json (as the global flag)"},
 		&cli.StringFlag{Name: "log-level", Usage: "trace, debug, info, warn or error (as the global flag)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "only warnings and errors, no progress, and no summary when all went well (as the global flag)"},
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "debug-level logs (as the global flag)"},
 	}
 }
 
@@ -91,11 +100,11 @@ func (d *deps) commandLogging(c *cli.Context) error {
 	for _, n := range c.LocalFlagNames() {
 		local[n] = true
 	}
-	if !local["log-format"] && !local["log-level"] && !local["quiet"] && !local["q"] {
+	if !local["log-format"] && !local["log-level"] && !local["quiet"] && !local["q"] && !local["verbose"] && !local["v"] {
 		return nil
 	}
 	global := c.Lineage()[1]
-	o := logOptions{format: global.String("log-format"), level: global.String("log-level"), quiet: global.Bool("quiet")}
+	o := logOptions{format: global.String("log-format"), level: global.String("log-level"), quiet: global.Bool("quiet"), verbose: global.Bool("verbose")}
 	if local["log-format"] {
 		o.format = c.String("log-format")
 	}
@@ -104,6 +113,9 @@ func (d *deps) commandLogging(c *cli.Context) error {
 	}
 	if local["quiet"] || local["q"] {
 		o.quiet = c.Bool("quiet")
+	}
+	if local["verbose"] || local["v"] {
+		o.verbose = c.Bool("verbose")
 	}
 	return d.setLogging(o)
 }
@@ -130,5 +142,6 @@ func commands(d *deps) []*cli.Command {
 		auditCommand(d),
 		statusCommand(d),
 		watchCommand(d),
+		versionCommand(d),
 	}
 }

@@ -13,9 +13,10 @@ import (
 
 // logOptions are the global logging flags.
 type logOptions struct {
-	format string // console | json
-	level  string // trace debug info warn error
-	quiet  bool   // warnings and errors only, no progress
+	format  string // console | json
+	level   string // trace debug info warn error
+	quiet   bool   // warnings and errors only, no progress
+	verbose bool   // debug-level logs at least
 }
 
 // newLogger builds the one logger of a run; every package gets it (or a
@@ -29,8 +30,13 @@ func newLogger(w io.Writer, o logOptions) (zerolog.Logger, error) {
 		}
 		level = l
 	}
-	if o.quiet && level < zerolog.WarnLevel {
+	switch {
+	case o.quiet && o.verbose:
+		return zerolog.Nop(), usageErrorf("--quiet and --verbose ask for opposite things; give one")
+	case o.quiet && level < zerolog.WarnLevel:
 		level = zerolog.WarnLevel
+	case o.verbose && level > zerolog.DebugLevel:
+		level = zerolog.DebugLevel
 	}
 	// Workers log concurrently; serialise the writes so that any writer
 	// will do (a test's buffer as well as os.Stderr).
@@ -57,4 +63,4 @@ func isTerminal(w io.Writer) bool {
 }
 
 // userAgent is what every request says it is.
-func userAgent() string { return fmt.Sprintf("resync-dest/%s", version) }
+func userAgent() string { return fmt.Sprintf("resync-dest/%s", build().Version) }

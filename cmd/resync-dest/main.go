@@ -7,9 +7,6 @@ import (
 	"os"
 )
 
-// version is set at link time (-ldflags "-X main.version=v1.2.3").
-var version = "dev"
-
 func main() {
 	sig := newSignals(os.Stderr)
 	code := run(sig.hard, os.Args, stdio{out: os.Stdout, err: os.Stderr}, sig.drain, sig.received)
