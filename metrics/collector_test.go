@@ -255,11 +255,12 @@ func TestNoSnapshot(t *testing.T) {
 	}
 }
 
-// badCollector describes a metric with an invalid name.
+// badCollector describes a metric with an invalid name: not UTF-8 (since
+// client_golang 1.20 any UTF-8 string is a valid name).
 type badCollector struct{}
 
 func (badCollector) Describe(ch chan<- *prometheus.Desc) {
-	ch <- prometheus.NewDesc("not a name", "help", nil, nil)
+	ch <- prometheus.NewDesc("not\xffa name", "help", nil, nil)
 }
 func (badCollector) Collect(chan<- prometheus.Metric) {}
 

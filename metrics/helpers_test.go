@@ -14,6 +14,7 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 )
 
 // t0 is the fake clock's time in tests.
@@ -69,7 +70,9 @@ func textfile(t *testing.T, path string, c *Collector) map[string]*dto.MetricFam
 
 func parse(t *testing.T, text string) map[string]*dto.MetricFamily {
 	t.Helper()
-	var p expfmt.TextParser
+	// The legacy scheme: the names must also suit a Prometheus older than
+	// 3.0, which knows no UTF-8 names.
+	p := expfmt.NewTextParser(model.LegacyValidation)
 	mfs, err := p.TextToMetricFamilies(strings.NewReader(text))
 	if err != nil {
 		t.Fatalf("parse metrics: %v\n%s", err, text)

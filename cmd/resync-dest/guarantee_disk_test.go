@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/fixtures/desttest"
 	"github.com/resync-dest/resync-dest/mirror"
 	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/state"
@@ -225,22 +225,5 @@ func when(cond bool, err error) error {
 }
 
 // sameHeld reports whether two lists of held records describe the same
-// copies (URI, path, length, digests).
-func sameHeld(a, b []resourcesync.Held) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	key := func(h resourcesync.Held) string {
-		return fmt.Sprintf("%s %s %d %s", h.URI, h.Path, h.Length, h.Fixity)
-	}
-	m := map[string]bool{}
-	for _, h := range a {
-		m[key(h)] = true
-	}
-	for _, h := range b {
-		if !m[key(h)] {
-			return false
-		}
-	}
-	return true
-}
+// copies (desttest.SameHeld).
+func sameHeld(a, b []resourcesync.Held) bool { return desttest.SameHeld(a, b) }

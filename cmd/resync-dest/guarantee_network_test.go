@@ -19,9 +19,12 @@ import (
 
 // Items 5-7: network faults at the command line, from the fixture's
 // injected faults (raw connections: lying Content-Length, resets, early
-// close) and from Toxiproxy in-process. The timeouts the command line has
-// no flag for (stalled headers, trickling bodies, a long steady download)
-// are proven where they can be set small: source/network_guarantee_test.go.
+// close). Those made by Toxiproxy (cut connections, slices, latency,
+// bandwidth, resets) are in the nettest module (nettest/cli_test.go), so
+// that Toxiproxy's dependencies stay out of the product's go.mod. The
+// timeouts the command line has no flag for (stalled headers, trickling
+// bodies, a long steady download) are proven where they can be set small:
+// source/network_guarantee_test.go and nettest/source_test.go.
 
 // changedSource serves a Source, makes a first baseline into a new mirror,
 // then changes the first k resources at the Source so that the next run
@@ -81,66 +84,6 @@ func TestGuaranteeBrokenBodiesAreNeverPublished(t *testing.T) {
 			}
 			assertNoTempFiles(t, dest)
 		})
-	}
-}
-
-// Items 5 and 7 through Toxiproxy: connections cut after 64 KB (bodies end
-// mid-way, whatever their Content-Length says), and a slow network that
-// delivers in small random slices; the run retries what was cut and ends
-// with a mirror identical to the Source.
-func TestGuaranteeToxiproxyFaultsAreSurvived(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		toxics func(t *testing.T, x *toxic)
-		cuts   bool // some responses must have been cut and retried
-	}{
-		{"limit_data", func(t *testing.T, x *toxic) {
-			x.add(t, "cut", "limit_data", "downstream", 1, `{"bytes":65536}`)
-		}, true},
-		{"slicer and latency", func(t *testing.T, x *toxic) {
-			x.add(t, "slices", "slicer", "downstream", 1, `{"average_size":64,"size_variation":60,"delay":50}`)
-			x.add(t, "latency", "latency", "downstream", 1, `{"latency":5,"jitter":5}`)
-		}, false},
-		{"bandwidth", func(t *testing.T, x *toxic) {
-			x.add(t, "bandwidth", "bandwidth", "downstream", 1, `{"rate":2048}`)
-		}, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			src, srv := served(t, func(s *fixtures.Spec) { s.Resources = 100 })
-			x := throughToxiproxy(t, src, srv)
-			tc.toxics(t, x)
-			dest := t.TempDir()
-			runCLI(t, args([]string{"baseline", "--dest", dest}, x.URL)...).want(t, 0)
-			assertMirrorIsSource(t, src, dest)
-			assertNoTempFiles(t, dest)
-			v := readState(t, dest, src.CapabilityListURL(0))
-			assertHeldOnDisk(t, dest, v.held)
-			if n := resourceRequests(src); tc.cuts && n <= 100 {
-				t.Errorf("%d resource requests for 100 resources: no body was cut, the test proved nothing", n)
-			}
-		})
-	}
-}
-
-// Items 5 and 6 through Toxiproxy: every connection is reset as soon as
-// the Source answers. Each request is tried a bounded number of times, the
-// run exits 5, and nothing changes - not a file, not a record.
-func TestGuaranteeToxiproxyResetsChangeNothing(t *testing.T) {
-	src, srv := served(t, nil)
-	x := throughToxiproxy(t, src, srv)
-	dest := changedSource(t, src, x.URL, 10)
-	before := filesOnly(fixtures.TreeSnapshot(t, dest, true))
-	stateBefore := readState(t, dest, src.CapabilityListURL(0))
-	x.add(t, "reset", "reset_peer", "downstream", 1, `{"timeout":0}`)
-	src.ResetCounts()
-	r := runCLI(t, args([]string{"baseline", "--dest", dest}, x.URL)...).want(t, exitUnavailable)
-	contains(t, r.stderr, "connection reset")
-	sameSnapshot(t, "the mirror", before, filesOnly(fixtures.TreeSnapshot(t, dest, true)))
-	if after := readState(t, dest, src.CapabilityListURL(0)); !sameHeld(stateBefore.held, after.held) || !after.set.BaselineAt.Equal(stateBefore.set.BaselineAt) {
-		t.Errorf("the state changed")
-	}
-	if n := src.Requests("/.well-known/resourcesync"); n == 0 || n > 5 {
-		t.Errorf("the Source Description was asked for %d times, want 1 to 5", n)
 	}
 }
 

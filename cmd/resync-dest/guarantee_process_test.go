@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/fixtures/desttest"
 )
 
 // Operation guarantees that need a real process: one run per mirror (a
@@ -248,12 +249,6 @@ func TestGuaranteeSecondSignalExitsAtOnce(t *testing.T) {
 	assertNoTempFiles(t, dest)
 }
 
-// resourceRequests counts the requests for the resources of set 0,
-// whatever was answered (a delayed answer counts from its arrival).
-func resourceRequests(src *fixtures.Source) int {
-	n := 0
-	for _, r := range src.Resources(0) {
-		n += src.Requests(r.Path)
-	}
-	return n
-}
+// resourceRequests counts the requests for the resources of set 0
+// (desttest.ResourceRequests).
+func resourceRequests(src *fixtures.Source) int { return desttest.ResourceRequests(src) }

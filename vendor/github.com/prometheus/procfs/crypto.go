@@ -1,4 +1,4 @@
-// Copyright 2019 The Prometheus Authors
+// Copyright The Prometheus Authors
 // Licensed under the Apache License, Version 2.0 (the "License");
 // you may not use this file except in compliance with the License.
 // You may obtain a copy of the License at
@@ -20,7 +20,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/prometheus/procfs/internal/util"
+	"github.com/prometheus/procfs/internal/parsers"
 )
 
 // Crypto holds info parsed from /proc/crypto.
@@ -48,19 +48,22 @@ type Crypto struct {
 	Walksize    *uint64
 }
 
+var cryptoFile = "crypto"
+
 // Crypto parses an crypto-file (/proc/crypto) and returns a slice of
 // structs containing the relevant info.  More information available here:
 // https://kernel.readthedocs.io/en/sphinx-samples/crypto-API.html
 func (fs FS) Crypto() ([]Crypto, error) {
-	path := fs.proc.Path("crypto")
-	b, err := util.ReadFileNoStat(path)
+	path := fs.proc.Path(cryptoFile)
+	b, err := parsers.ReadFileNoStat(path)
 	if err != nil {
-		return nil, fmt.Errorf("error reading crypto %q: %w", path, err)
+		return nil, fmt.Errorf("%w: Cannot read file %v: %w", ErrFileRead, b, err)
+
 	}
 
 	crypto, err := parseCrypto(bytes.NewReader(b))
 	if err != nil {
-		return nil, fmt.Errorf("error parsing crypto %q: %w", path, err)
+		return nil, fmt.Errorf("%w: Cannot parse %v: %w", ErrFileParse, crypto, err)
 	}
 
 	return crypto, nil
@@ -81,9 +84,13 @@ func parseCrypto(r io.Reader) ([]Crypto, error) {
 			continue
 		}
 
+		if len(out) == 0 {
+			return nil, fmt.Errorf("%w: parsed invalid line before name parsed: %q", ErrFileParse, text)
+		}
+
 		kv := strings.Split(text, ":")
 		if len(kv) != 2 {
-			return nil, fmt.Errorf("malformed crypto line: %q", text)
+			return nil, fmt.Errorf("%w: Cannot parse line: %q", ErrFileParse, text)
 		}
 
 		k := strings.TrimSpace(kv[0])
@@ -105,7 +112,7 @@ func parseCrypto(r io.Reader) ([]Crypto, error) {
 
 // parseKV parses a key/value pair into the appropriate field of c.
 func (c *Crypto) parseKV(k, v string) error {
-	vp := util.NewValueParser(v)
+	vp := parsers.NewValueParser(v)
 
 	switch k {
 	case "async":

@@ -30,6 +30,10 @@ var (
 
 	procGetProcessMemoryInfo  = modpsapi.NewProc("GetProcessMemoryInfo")
 	procGetProcessHandleCount = modkernel32.NewProc("GetProcessHandleCount")
+
+	openProcess     = windows.OpenProcess
+	closeHandle     = windows.CloseHandle
+	getProcessTimes = windows.GetProcessTimes
 )
 
 type processMemoryCounters struct {
@@ -79,14 +83,21 @@ func getProcessHandleCount(handle windows.Handle) (uint32, error) {
 }
 
 func (c *processCollector) processCollect(ch chan<- Metric) {
-	h, err := windows.GetCurrentProcess()
+	pid, err := c.pidFn()
 	if err != nil {
 		c.reportError(ch, nil, err)
 		return
 	}
 
+	h, err := openProcess(windows.PROCESS_QUERY_INFORMATION|windows.PROCESS_VM_READ, false, uint32(pid))
+	if err != nil {
+		c.reportError(ch, nil, err)
+		return
+	}
+	defer closeHandle(h)
+
 	var startTime, exitTime, kernelTime, userTime windows.Filetime
-	err = windows.GetProcessTimes(h, &startTime, &exitTime, &kernelTime, &userTime)
+	err = getProcessTimes(h, &startTime, &exitTime, &kernelTime, &userTime)
 	if err != nil {
 		c.reportError(ch, nil, err)
 		return
@@ -109,6 +120,19 @@ func (c *processCollector) processCollect(ch chan<- Metric) {
 	}
 	ch <- MustNewConstMetric(c.openFDs, GaugeValue, float64(handles))
 	ch <- MustNewConstMetric(c.maxFDs, GaugeValue, float64(16*1024*1024)) // Windows has a hard-coded max limit, not per-process.
+}
+
+// describe returns all descriptions of the collector for windows.
+// Ensure that this list of descriptors is kept in sync with the metrics collected
+// in the processCollect method. Any changes to the metrics in processCollect
+// (such as adding or removing metrics) should be reflected in this list of descriptors.
+func (c *processCollector) describe(ch chan<- *Desc) {
+	ch <- c.cpuTotal
+	ch <- c.openFDs
+	ch <- c.maxFDs
+	ch <- c.vsize
+	ch <- c.rss
+	ch <- c.startTime
 }
 
 func fileTimeToSeconds(ft windows.Filetime) float64 {

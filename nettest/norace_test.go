@@ -1,0 +1,5 @@
+//go:build !race
+
+package nettest
+
+const raceEnabled = false

@@ -1,5 +1,0 @@
-package collectors
-
-const (
-	namespace string = "toxiproxy"
-)

@@ -1,3 +1,0 @@
-package toxiproxy
-
-var Version = "git"
