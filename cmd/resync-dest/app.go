@@ -30,7 +30,7 @@ func newApp(io stdio, drain context.Context) *cli.App {
 		Writer:               io.out,
 		ErrWriter:            io.err,
 		HideHelpCommand:      true,
-		EnableBashCompletion: false,
+		EnableBashCompletion: true, // the bash and zsh scripts of generate-docs ask the binary
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "log-format", Value: "console", Usage: "log format: console or json (logs go to stderr)", EnvVars: []string{"RESYNC_DEST_LOG_FORMAT"}},
 			&cli.StringFlag{Name: "log-level", Value: "info", Usage: "trace, debug, info, warn or error", EnvVars: []string{"RESYNC_DEST_LOG_LEVEL"}},
@@ -77,6 +77,7 @@ func newApp(io stdio, drain context.Context) *cli.App {
 		// --quiet ...), as the contract lists them among its options.
 		cmd.Flags = append(cmd.Flags, commandLogFlags()...)
 		cmd.Before = func(c *cli.Context) error { return d.commandLogging(c) }
+		cmd.BashComplete = completeFlags(cmd)
 	}
 	return app
 }
@@ -143,5 +144,6 @@ func commands(d *deps) []*cli.Command {
 		statusCommand(d),
 		watchCommand(d),
 		versionCommand(d),
+		docsCommand(d),
 	}
 }
