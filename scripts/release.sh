@@ -6,14 +6,19 @@
 #   dist/resync-dest-VERSION-linux-amd64.tar.gz   static binary, README.md, LICENSE,
 #   dist/resync-dest-VERSION-linux-arm64.tar.gz   the man page, bash/zsh/fish completions
 #                                                 and the licenses of what is linked in
+#   dist/resync-dest-VERSION-image-linux-ARCH.tar the container image (podman/docker load)
 #   dist/SHA256SUMS
 #
 # The binaries are static (cgo, SQLite included), for any Linux of their
 # architecture; the version, the git revision and the build date are
 # stamped in (resync-dest version prints them). It needs Go, gcc and git;
 # Debian's cross compiler for the other architecture is installed when
-# missing (scripts/build-static.sh). SOURCE_DATE_EPOCH, when set, is the
-# build date (reproducible tarballs); ARCHES overrides "amd64 arm64".
+# missing (scripts/build-static.sh). The container image (Containerfile) is
+# built and smoke-tested against the fixture Source when podman or docker
+# can build and run here, for the host's architecture; otherwise the script
+# says why and goes on without it. SOURCE_DATE_EPOCH, when set, is the
+# build date (reproducible tarballs); ARCHES overrides "amd64 arm64";
+# CONTAINER=no skips the image.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -104,6 +109,11 @@ for arch in ${ARCHES:-amd64 arm64}; do
 	tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$epoch" -C "$work" -cf - "$name" |
 		gzip -n -9 >"$dist/$name.tar.gz"
 done
+
+if [ "${CONTAINER:-yes}" != no ]; then
+	echo "== container image"
+	scripts/release-image.sh "$work" "$dist"
+fi
 
 (cd "$dist" && sha256sum -- * >SHA256SUMS)
 echo "== $dist"
