@@ -8,8 +8,8 @@
 #
 # It uses podman, or docker, when it can actually build and run here, and
 # otherwise says why and exits 0: the tarballs do not depend on it. Where
-# the Go image (GO_IMAGE) cannot be pulled, the image is built from the
-# static binary release.sh built, through the Containerfile's ROOTFS=prebuilt
+# the Go image (GO_IMAGE) cannot be pulled, the Containerfile's final stage
+# is built from the static binary release.sh built, in place of its build
 # stage. The smoke test: `version` prints the stamped version; the image
 # holds the binary, the CA certificates, passwd/group, /data and /tmp, and
 # nothing else; it runs as 65532; `sync` into a volume at /data copies the
@@ -49,6 +49,20 @@ if ! $tool build -q -t localhost/resync-dest-probe -f "$probe/Containerfile" "$p
 		skip "podman cannot build here, with overlay or vfs storage: $(tail -n 1 "$work/probe.log")"
 	echo "   podman builds with --storage-driver vfs"
 fi
+# Running (the build stage's RUN too): the defaults, or what a sandbox
+# allows (runc with cgroupfs, no raising of the rlimits).
+R=()
+if ! $tool "${G[@]}" run --rm localhost/resync-dest-probe /resync-dest version >"$work/run.log" 2>&1; then
+	if [ $tool = podman ]; then
+		G+=(--runtime runc --cgroup-manager cgroupfs)
+		R=(--ulimit nofile=1024:1024 --ulimit nproc=1024:1024)
+	fi
+	if ! $tool "${G[@]}" run --rm "${R[@]}" localhost/resync-dest-probe /resync-dest version >"$work/run.log" 2>&1; then
+		$tool "${G[@]}" rmi -f localhost/resync-dest-probe >/dev/null 2>&1 || true
+		skip "$tool builds but cannot run a container here: $(tail -n 1 "$work/run.log")"
+	fi
+	echo "   $tool runs here with: ${G[*]} ${R[*]}"
+fi
 $tool "${G[@]}" rmi -f localhost/resync-dest-probe >/dev/null 2>&1 || true
 
 # The image: from source in the Go image when it can be had, else from
@@ -56,38 +70,30 @@ $tool "${G[@]}" rmi -f localhost/resync-dest-probe >/dev/null 2>&1 || true
 if $tool "${G[@]}" image inspect "$go_image" >/dev/null 2>&1 ||
 	timeout 120 $tool "${G[@]}" pull -q "$go_image" >"$work/pull.log" 2>&1; then
 	echo "   building from source in $go_image"
-	$tool "${G[@]}" build -t "$image" -f Containerfile \
+	$tool "${G[@]}" build "${R[@]}" -t "$image" -f Containerfile \
 		--build-arg GO_IMAGE="$go_image" --build-arg VERSION="$VERSION" \
 		--build-arg REVISION="${REVISION:-}" --build-arg BUILD_DATE="${BUILD_DATE:-}" . >"$work/build.log" 2>&1 ||
 		{ tail -n 30 "$work/build.log" >&2; echo "release-image: the build failed" >&2; exit 1; }
 else
 	echo "   NOTE: $go_image cannot be pulled here ($(tail -n 1 "$work/pull.log" 2>/dev/null | cut -c1-160));"
-	echo "   the image is built from the static binary above (Containerfile, ROOTFS=prebuilt)"
+	echo "   the image (the Containerfile's final stage) is built from the static binary above"
+	# The Containerfile's final stage, its build stage replaced by the root
+	# that stage would make.
 	ctx="$work/image-context"
-	mkdir -p "$ctx/.containerroot"
-	cp Containerfile "$ctx/"
-	cp "$bin" "$ctx/.containerroot/resync-dest"
-	scripts/container-rootfs.sh "$ctx/.containerroot"
-	$tool "${G[@]}" build -t "$image" -f "$ctx/Containerfile" --build-arg ROOTFS=prebuilt "$ctx" >"$work/build.log" 2>&1 ||
+	mkdir -p "$ctx/rootfs"
+	cp "$bin" "$ctx/rootfs/resync-dest"
+	scripts/container-rootfs.sh "$ctx/rootfs"
+	{
+		printf 'FROM scratch AS build\nCOPY rootfs/ /rootfs/\n\n'
+		sed -n '/^FROM scratch$/,$p' Containerfile
+	} >"$ctx/Containerfile"
+	grep -q '^USER 65532' "$ctx/Containerfile" || { echo "release-image: no final stage found in Containerfile" >&2; exit 1; }
+	$tool "${G[@]}" build "${R[@]}" -t "$image" -f "$ctx/Containerfile" "$ctx" >"$work/build.log" 2>&1 ||
 		{ tail -n 30 "$work/build.log" >&2; echo "release-image: the build failed" >&2; exit 1; }
 fi
 
-# Running: the defaults, or what a sandbox allows (runc with cgroupfs, no
-# raising of the rlimits).
-R=()
-if ! $tool "${G[@]}" run --rm "$image" version >"$work/run.log" 2>&1; then
-	if [ $tool = podman ]; then
-		G+=(--runtime runc --cgroup-manager cgroupfs)
-		R=(--ulimit nofile=1024:1024 --ulimit nproc=1024:1024)
-	fi
-	$tool "${G[@]}" run --rm "${R[@]}" "$image" version >"$work/run.log" 2>&1 || {
-		echo "   NOTE: the image was built but cannot run here: $(tail -n 1 "$work/run.log")"
-		echo "   it is not smoke-tested and not saved"
-		exit 0
-	}
-	echo "   $tool runs here with: ${G[*]} ${R[*]}"
-fi
 echo "== smoke test of $image"
+$tool "${G[@]}" run --rm "${R[@]}" "$image" version >"$work/run.log"
 sed 's/^/   /' "$work/run.log"
 grep -qx "resync-dest $VERSION" "$work/run.log" || { echo "release-image: the image does not print $VERSION" >&2; exit 1; }
 
