@@ -75,3 +75,10 @@ func (d *Discovery) SourceURLs() []string {
 	}
 	return out
 }
+
+// Scope is what the Source's jobs may fetch: resources (and redirects) on
+// the hosts of the URL given and of the Source's documents, and on the
+// hosts allowed (--allow-host).
+func (d *Discovery) Scope(allowHosts []string) resourcesync.Scope {
+	return resourcesync.NewScope(append(d.SourceURLs(), d.Start), allowHosts)
+}

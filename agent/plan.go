@@ -37,5 +37,5 @@ func selectSets(disc *Discovery, onlyCapabilityList string) ([]*SetInfo, error) 
 
 // scope is what a job may fetch: the Source's hosts and the hosts allowed.
 func scope(disc *Discovery, allowHosts []string) resourcesync.Scope {
-	return resourcesync.NewScope(append(disc.SourceURLs(), disc.Start), allowHosts)
+	return disc.Scope(allowHosts)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -29,7 +30,7 @@ func NewScope(sourceURLs []string, allowHosts []string) Scope {
 	s := Scope{hostPorts: map[string]bool{}, hosts: map[string]bool{}}
 	for _, su := range sourceURLs {
 		if u, err := url.Parse(su); err == nil && u.Host != "" {
-			s.hostPorts[hostPort(u)] = true
+			s.hostPorts[HostPort(u)] = true
 		}
 	}
 	for _, h := range allowHosts {
@@ -37,8 +38,8 @@ func NewScope(sourceURLs []string, allowHosts []string) Scope {
 		if h == "" {
 			continue
 		}
-		if _, _, err := net.SplitHostPort(h); err == nil {
-			s.hostPorts[h] = true
+		if host, port, err := net.SplitHostPort(h); err == nil {
+			s.hostPorts[net.JoinHostPort(host, normalPort(port))] = true
 		} else {
 			s.hosts[strings.Trim(h, "[]")] = true
 		}
@@ -59,7 +60,7 @@ func (s Scope) Check(uri string) error {
 	if u.Host == "" {
 		return fmt.Errorf("%w: %s has no host", ErrOutOfScope, uri)
 	}
-	if s.hostPorts[hostPort(u)] || s.hosts[strings.ToLower(u.Hostname())] {
+	if s.hostPorts[HostPort(u)] || s.hosts[strings.ToLower(u.Hostname())] {
 		return nil
 	}
 	return fmt.Errorf("%w: %s is on %s, not on the Source's host (allow it with --allow-host %s)",
@@ -70,19 +71,36 @@ func (s Scope) Check(uri string) error {
 func SameHost(a, b string) bool {
 	ua, err1 := url.Parse(a)
 	ub, err2 := url.Parse(b)
-	return err1 == nil && err2 == nil && ua.Host != "" && hostPort(ua) == hostPort(ub)
+	return err1 == nil && err2 == nil && ua.Host != "" && HostPort(ua) == HostPort(ub)
 }
 
-// hostPort is the lower-case host with the effective port.
-func hostPort(u *url.URL) string {
-	port := u.Port()
-	if port == "" {
-		switch u.Scheme {
-		case "https":
-			port = "443"
-		default:
-			port = "80"
-		}
+// HostPort names the server a URL talks to: the lower-case host and the
+// effective port as a plain number - the scheme's default when the URL
+// names none, and "443" for ":0443". It is the one normalisation every
+// same-host decision uses (the scope here, the per-host limits and the
+// origins of extra headers in the HTTP client), so that they cannot
+// disagree about a URL.
+func HostPort(u *url.URL) string {
+	return net.JoinHostPort(strings.ToLower(u.Hostname()), Port(u))
+}
+
+// Port is u's effective port as a plain number: the scheme's default (80
+// for http, 443 for https) when u names none.
+func Port(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return normalPort(p)
 	}
-	return net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+	if strings.EqualFold(u.Scheme, "https") {
+		return "443"
+	}
+	return "80"
+}
+
+// normalPort drops leading zeros from a port number; anything else (too
+// large to be a port) is kept as it is, so it matches nothing real.
+func normalPort(p string) string {
+	if n, err := strconv.ParseUint(p, 10, 16); err == nil {
+		return strconv.FormatUint(n, 10)
+	}
+	return p
 }

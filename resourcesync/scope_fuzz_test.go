@@ -3,6 +3,7 @@ package resourcesync
 import (
 	"errors"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -15,7 +16,7 @@ import (
 // host in. Seeds: testdata/fuzz/FuzzScopeCheck.
 func FuzzScopeCheck(f *testing.F) {
 	for _, s := range []string{
-		"http://src.example:8080/a", "https://allowed.example/x", "http://pinned.example:9/",
+		"http://src.example:8080/a", "http://src.example:08080/a", "https://allowed.example/x", "http://pinned.example:9/",
 		"http://pinned.example:10/", "http://src.example/", "file:///etc/passwd", "//evil.example/x",
 		"http://src.example:8080@evil.example/", "http://evil.example#@src.example:8080/",
 		"http://src.example%2f@evil.example/", "http://[::1]:8080/", "", ":", "http://",
@@ -41,6 +42,9 @@ func FuzzScopeCheck(f *testing.F) {
 		host, port := strings.ToLower(u.Hostname()), u.Port()
 		if port == "" {
 			port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+		}
+		if n, err := strconv.Atoi(port); err == nil {
+			port = strconv.Itoa(n) // ":08080" is port 8080
 		}
 		if !(host == "src.example" && port == "8080") && host != "allowed.example" && !(host == "pinned.example" && port == "9") {
 			t.Fatalf("Check accepted %q: host %q port %s is neither the Source's nor allowed", uri, host, port)

@@ -23,7 +23,7 @@ type Client struct {
 	http    *http.Client
 	base    *http.Transport
 	retLog  retryablehttp.LeveledLogger // nil unless debug lines would be written
-	bufPool sync.Pool                   // *[]byte copy buffers for bodies
+	bufPool *sync.Pool                  // *[]byte copy buffers for bodies
 }
 
 // New returns a Client for opts. It fails when an option is out of range
@@ -46,9 +46,9 @@ func New(opts Options) (*Client, error) {
 			headers.Add(k, v)
 		}
 	}
-	authHosts := make([]authHost, len(opts.AuthHosts))
-	for i, h := range opts.AuthHosts {
-		authHosts[i], _ = parseAuthHost(h) // validated above
+	origins := make([]origin, len(opts.HeaderOrigins))
+	for i, h := range opts.HeaderOrigins {
+		origins[i], _ = parseOrigin(h) // validated above
 	}
 	dialer := &net.Dialer{Timeout: opts.ConnectTimeout, KeepAlive: 30 * time.Second}
 	base := &http.Transport{
@@ -78,19 +78,32 @@ func New(opts Options) (*Client, error) {
 	// connections by itself.
 	c.http = &http.Client{
 		Transport: &roundTripper{
-			base:      base,
-			headers:   headers,
-			authHosts: authHosts,
-			limit:     newHostLimiter(opts.PerHost),
-			idle:      opts.IdleTimeout,
+			base:    base,
+			headers: headers,
+			origins: origins,
+			limit:   newHostLimiter(opts.PerHost),
+			idle:    opts.IdleTimeout,
 		},
 		CheckRedirect: c.checkRedirect,
 	}
-	c.bufPool.New = func() any {
+	c.bufPool = &sync.Pool{New: func() any {
 		b := make([]byte, 32<<10)
 		return &b
-	}
+	}}
 	return c, nil
+}
+
+// WithHosts returns a Client that follows redirects to the hosts p
+// accepts (besides the server each request was made to), sharing c's
+// connections, limits and everything else. A run builds its Client with the
+// hosts it knows before discovery (the URL given, --allow-host) and widens
+// it to the Source's own hosts once discovery has found them. c is not
+// changed; both are safe for concurrent use.
+func (c *Client) WithHosts(p HostPolicy) *Client {
+	n := &Client{opts: c.opts, base: c.base, retLog: c.retLog, bufPool: c.bufPool}
+	n.opts.Hosts = p
+	n.http = &http.Client{Transport: c.http.Transport, CheckRedirect: n.checkRedirect}
+	return n
 }
 
 // tlsConfig builds the client TLS configuration: the system roots plus
@@ -116,8 +129,12 @@ func tlsConfig(opts Options) (*tls.Config, error) {
 }
 
 // checkRedirect refuses redirects past MaxRedirects, to anything but http
-// and https, and from https down to http (which would expose the request,
-// and let anyone on the path answer for the Source).
+// and https, from https down to http (which would expose the request, and
+// let anyone on the path answer for the Source), and to a server the host
+// policy does not allow: a Source must not make the Destination ask an
+// internal host (a cloud metadata service, say) and store its answer. It
+// runs before the next hop is requested, so a refused host is never
+// contacted.
 func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	prev := via[len(via)-1].URL
 	if len(via) > c.opts.MaxRedirects {
@@ -128,6 +145,15 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	}
 	if prev.Scheme == "https" && req.URL.Scheme == "http" {
 		return fmt.Errorf("%w: from %s to %s downgrades https to http", ErrRedirect, prev, req.URL)
+	}
+	if sameServerOrUpgrade(via[0].URL, req.URL) {
+		return nil
+	}
+	if c.opts.Hosts == nil {
+		return fmt.Errorf("%w: from %s to %s leaves the server %s", ErrRedirect, prev, req.URL, via[0].URL.Host)
+	}
+	if err := c.opts.Hosts.Check(req.URL.String()); err != nil {
+		return fmt.Errorf("%w: from %s to %s: %w", ErrRedirect, prev, req.URL, err)
 	}
 	return nil
 }

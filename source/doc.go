@@ -8,7 +8,8 @@
 // verification of a bitstream's length and hashes inside the retry loop,
 // bounded decoding and spooling of documents, and politeness: a per-host
 // limit on requests in flight, a User-Agent, extra headers sent only to the
-// hosts they are meant for, conditional GETs and keep-alive reuse.
+// origins they are meant for, redirects followed only to the hosts the run
+// may fetch from, conditional GETs and keep-alive reuse.
 //
 // Timeouts bound each phase of an attempt (connect, TLS handshake, response
 // headers, and an idle-read watchdog on the body) rather than the whole

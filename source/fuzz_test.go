@@ -87,34 +87,32 @@ func FuzzRetryAfter(f *testing.F) {
 	})
 }
 
-// FuzzParseAuthHost checks that an accepted entry is normalised and matches
-// a URL built from it.
-func FuzzParseAuthHost(f *testing.F) {
-	for _, s := range []string{"example.org", "Example.org:8443", "[::1]:80", "::1", "a:b:c", "[x]", "h:0", ":80", "h:+80"} {
+// FuzzParseOrigin checks that an accepted origin is normalised and matches
+// a URL built from it, and no URL of the other scheme.
+func FuzzParseOrigin(f *testing.F) {
+	for _, s := range []string{"https://example.org", "http://Example.org:8443/", "https://[::1]:80", "https://h:0443",
+		"http://a:b:c", "https://[x]", "https://h:0", "https://:80", "https://h:+80", "example.org", "https://u@h"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		h, err := parseAuthHost(s)
+		o, err := parseOrigin(s)
 		if err != nil {
 			return
 		}
-		if h.host == "" || h.host != strings.ToLower(h.host) {
-			t.Fatalf("parseAuthHost(%q) = %+v", s, h)
+		if o.scheme != "http" && o.scheme != "https" || o.hostPort != strings.ToLower(o.hostPort) {
+			t.Fatalf("parseOrigin(%q) = %+v", s, o)
 		}
-		port := h.port
-		if port == "" {
-			port = "443"
+		u, err := url.Parse(o.scheme + "://" + o.hostPort + "/x")
+		if err != nil {
+			t.Fatalf("parseOrigin(%q) = %+v, which is no URL: %v", s, o, err)
 		}
-		host := h.host
-		if strings.Contains(host, ":") {
-			host = "[" + host + "]"
+		if !o.matches(u) {
+			t.Fatalf("%q (%+v) does not match %s", s, o, u)
 		}
-		u, err := url.Parse("https://" + host + ":" + port + "/")
-		if err != nil || u.Hostname() != h.host {
-			return // a host url.Parse reads differently cannot be requested anyway
-		}
-		if !h.matches(u) {
-			t.Fatalf("%q (%+v) does not match %s", s, h, u)
+		other := *u
+		other.Scheme = map[string]string{"http": "https", "https": "http"}[o.scheme]
+		if o.matches(&other) {
+			t.Fatalf("%q (%+v) matches %s, of the other scheme", s, o, &other)
 		}
 	})
 }

@@ -3,99 +3,71 @@ package source
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
-// defaultPort is the port a scheme implies when a URL names none.
-func defaultPort(scheme string) string {
-	if scheme == "https" {
-		return "443"
-	}
-	return "80"
+// hostKey names the server a URL talks to (resourcesync.HostPort), so
+// that http://Example.org/ and http://example.org:80/ share a per-host
+// limit, and the scope and the header check agree about every URL.
+func hostKey(u *url.URL) string { return resourcesync.HostPort(u) }
+
+// origin is one entry of Options.HeaderOrigins: a scheme, a host and a
+// port (RFC 6454). A header given for an origin goes to that origin only:
+// not to the same host over http when it was given for https, not to
+// another port.
+type origin struct {
+	scheme   string // lower case
+	hostPort string // resourcesync.HostPort
 }
 
-// hostKey names the server a URL talks to: lower-case host and explicit
-// port, so that http://Example.org/ and http://example.org:80/ share a
-// per-host limit.
-func hostKey(u *url.URL) string {
-	return net.JoinHostPort(strings.ToLower(u.Hostname()), urlPort(u))
-}
-
-// urlPort is u's port as a plain number, the scheme's default if u names
-// none.
-func urlPort(u *url.URL) string {
-	port := u.Port()
-	if port == "" {
-		return defaultPort(u.Scheme)
+// parseOrigin reads "scheme://host[:port]" with an optional "/": the
+// origin of a URL, with nothing else (no user, path, query or fragment).
+func parseOrigin(s string) (origin, error) {
+	u, err := url.Parse(s)
+	if err != nil {
+		return origin{}, fmt.Errorf("header origin %q: %w", s, err)
 	}
-	if n, err := strconv.Atoi(port); err == nil {
-		return strconv.Itoa(n)
-	}
-	return port
-}
-
-// authHost is one entry of Options.AuthHosts. An empty port stands for the
-// default port of whatever scheme the request uses.
-type authHost struct {
-	host string
-	port string
-}
-
-// parseAuthHost reads "host", "host:port", "[v6]", "[v6]:port" or a bare
-// IPv6 address.
-func parseAuthHost(s string) (authHost, error) {
-	in := s
-	if strings.Contains(s, "://") || strings.ContainsAny(s, "/?#@ \t") || s == "" {
-		return authHost{}, fmt.Errorf("auth host %q: want host or host:port", in)
-	}
-	var h authHost
-	hasPort := false
+	scheme := strings.ToLower(u.Scheme)
 	switch {
-	case strings.HasPrefix(s, "["):
-		end := strings.IndexByte(s, ']')
-		if end < 0 {
-			return authHost{}, fmt.Errorf("auth host %q: unclosed [", in)
-		}
-		h.host, s = s[1:end], s[end+1:]
-		if s != "" {
-			if !strings.HasPrefix(s, ":") {
-				return authHost{}, fmt.Errorf("auth host %q: want host or host:port", in)
-			}
-			h.port, hasPort = s[1:], true
-		}
-	case strings.Count(s, ":") > 1: // a bare IPv6 address
-		h.host = s
-	default:
-		h.host, h.port, hasPort = strings.Cut(s, ":")
+	case scheme != "http" && scheme != "https":
+		return origin{}, fmt.Errorf("header origin %q: want http://host[:port] or https://host[:port]", s)
+	case u.Host == "" || u.Hostname() == "" || u.Opaque != "":
+		return origin{}, fmt.Errorf("header origin %q: no host", s)
+	case u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
+		return origin{}, fmt.Errorf("header origin %q: want scheme://host[:port] only", s)
 	}
-	if h.host == "" {
-		return authHost{}, fmt.Errorf("auth host %q: empty host", in)
-	}
-	if hasPort {
-		n, err := strconv.Atoi(h.port)
+	if p := u.Port(); p != "" {
+		n, err := strconv.Atoi(p)
 		if err != nil || n < 1 || n > 65535 {
-			return authHost{}, fmt.Errorf("auth host %q: bad port", in)
+			return origin{}, fmt.Errorf("header origin %q: bad port", s)
 		}
-		h.port = strconv.Itoa(n) // "0443" and "443" are one port
 	}
-	h.host = strings.ToLower(h.host)
-	return h, nil
+	return origin{scheme: scheme, hostPort: resourcesync.HostPort(u)}, nil
 }
 
-// matches reports whether u is on this host.
-func (h authHost) matches(u *url.URL) bool {
-	if strings.ToLower(u.Hostname()) != h.host {
+// matches reports whether u is of this origin.
+func (o origin) matches(u *url.URL) bool {
+	return strings.EqualFold(u.Scheme, o.scheme) && resourcesync.HostPort(u) == o.hostPort
+}
+
+// sameServerOrUpgrade reports whether a redirect from a to b stays on a's
+// server: the same scheme, host and port, or http on its default port
+// moving to https on its default port of the same host (the usual
+// "always https" redirect).
+func sameServerOrUpgrade(a, b *url.URL) bool {
+	if !strings.EqualFold(a.Hostname(), b.Hostname()) {
 		return false
 	}
-	port := urlPort(u)
-	if h.port == "" {
-		return port == defaultPort(u.Scheme)
+	if strings.EqualFold(a.Scheme, b.Scheme) && resourcesync.Port(a) == resourcesync.Port(b) {
+		return true
 	}
-	return port == h.port
+	return strings.EqualFold(a.Scheme, "http") && strings.EqualFold(b.Scheme, "https") &&
+		resourcesync.Port(a) == "80" && resourcesync.Port(b) == "443"
 }
 
 // hostLimiter bounds the requests in flight per host. Semaphores are

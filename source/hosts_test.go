@@ -2,6 +2,8 @@ package source
 
 import (
 	"context"
+	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -12,71 +14,105 @@ import (
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
-func TestParseAuthHost(t *testing.T) {
+func TestParseOrigin(t *testing.T) {
 	tests := []struct {
-		in         string
-		host, port string
-		bad        bool
+		in               string
+		scheme, hostPort string
+		bad              bool
 	}{
-		{in: "example.org", host: "example.org"},
-		{in: "Example.ORG:8443", host: "example.org", port: "8443"},
-		{in: "example.org:0443", host: "example.org", port: "443"},
-		{in: "127.0.0.1:8080", host: "127.0.0.1", port: "8080"},
-		{in: "[::1]:8080", host: "::1", port: "8080"},
-		{in: "[::1]", host: "::1"},
-		{in: "::1", host: "::1"},
+		{in: "https://example.org", scheme: "https", hostPort: "example.org:443"},
+		{in: "https://example.org/", scheme: "https", hostPort: "example.org:443"},
+		{in: "HTTP://Example.ORG:8443", scheme: "http", hostPort: "example.org:8443"},
+		{in: "https://example.org:0443", scheme: "https", hostPort: "example.org:443"},
+		{in: "http://example.org", scheme: "http", hostPort: "example.org:80"},
+		{in: "http://127.0.0.1:8080", scheme: "http", hostPort: "127.0.0.1:8080"},
+		{in: "http://[::1]:8080", scheme: "http", hostPort: "[::1]:8080"},
+		{in: "https://[::1]", scheme: "https", hostPort: "[::1]:443"},
 		{in: "", bad: true},
-		{in: "http://example.org", bad: true},
-		{in: "example.org/path", bad: true},
-		{in: "user@example.org", bad: true},
-		{in: "example.org:", bad: true},
-		{in: "example.org:99999", bad: true},
-		{in: "example.org:http", bad: true},
-		{in: ":80", bad: true},
-		{in: "[::1", bad: true},
-		{in: "[::1]x", bad: true},
+		{in: "example.org", bad: true},
+		{in: "example.org:443", bad: true},
+		{in: "ftp://example.org", bad: true},
+		{in: "https://example.org/path", bad: true},
+		{in: "https://user@example.org", bad: true},
+		{in: "https://example.org?q", bad: true},
+		{in: "https://example.org#f", bad: true},
+		{in: "https://example.org:99999", bad: true},
+		{in: "https://example.org:0", bad: true},
+		{in: "https://:443", bad: true},
+		{in: "https:opaque", bad: true},
+		{in: "http://[::1", bad: true},
 	}
 	for _, tt := range tests {
-		h, err := parseAuthHost(tt.in)
+		o, err := parseOrigin(tt.in)
 		if tt.bad {
 			if err == nil {
-				t.Errorf("parseAuthHost(%q) = %+v, want an error", tt.in, h)
+				t.Errorf("parseOrigin(%q) = %+v, want an error", tt.in, o)
 			}
 			continue
 		}
-		if err != nil || h.host != tt.host || h.port != tt.port {
-			t.Errorf("parseAuthHost(%q) = %+v, %v; want %s %s", tt.in, h, err, tt.host, tt.port)
+		if err != nil || o.scheme != tt.scheme || o.hostPort != tt.hostPort {
+			t.Errorf("parseOrigin(%q) = %+v, %v; want %s %s", tt.in, o, err, tt.scheme, tt.hostPort)
 		}
 	}
 }
 
-func TestAuthHostMatches(t *testing.T) {
+func TestOriginMatches(t *testing.T) {
 	tests := []struct {
-		entry, url string
-		want       bool
+		origin, url string
+		want        bool
 	}{
-		{"example.org", "https://example.org/x", true},
-		{"example.org", "https://EXAMPLE.org:443/x", true},
-		{"example.org", "http://example.org:80/x", true},
-		{"example.org", "http://example.org:8080/x", false},
-		{"example.org", "https://www.example.org/x", false},
-		{"example.org", "https://example.org.evil.com/x", false},
-		{"example.org:443", "https://example.org/x", true},
-		{"example.org:443", "http://example.org/x", false},
-		{"example.org:8080", "http://example.org:8080/", true},
-		{"example.org:8080", "http://example.org:08080/", true},
-		{"127.0.0.1:8080", "http://127.0.0.1:8081/", false},
-		{"[::1]:8080", "http://[::1]:8080/", true},
-		{"::1", "https://[::1]/", true},
+		{"https://example.org", "https://example.org/x", true},
+		{"https://example.org", "https://EXAMPLE.org:443/x", true},
+		{"https://example.org", "https://example.org:0443/x", true},
+		{"https://example.org:0443", "https://example.org/x", true},
+		// The leak of issue 22: an https origin's headers over http, to
+		// the default port of http.
+		{"https://example.org", "http://example.org/x", false},
+		{"https://example.org", "http://example.org:443/x", false},
+		{"http://example.org", "https://example.org/x", false},
+		{"http://example.org", "http://example.org:80/x", true},
+		{"http://example.org", "http://example.org:8080/x", false},
+		{"https://example.org", "https://www.example.org/x", false},
+		{"https://example.org", "https://example.org.evil.com/x", false},
+		{"http://example.org:8080", "http://example.org:08080/", true},
+		{"http://127.0.0.1:8080", "http://127.0.0.1:8081/", false},
+		{"http://[::1]:8080", "http://[::1]:8080/", true},
+		{"https://[::1]", "https://[::1]/", true},
 	}
 	for _, tt := range tests {
-		h, err := parseAuthHost(tt.entry)
+		o, err := parseOrigin(tt.origin)
 		if err != nil {
 			t.Fatal(err)
 		}
 		u, _ := url.Parse(tt.url)
-		if got := h.matches(u); got != tt.want {
-			t.Errorf("%s matches %s = %v, want %v", tt.entry, tt.url, got, tt.want)
+		if got := o.matches(u); got != tt.want {
+			t.Errorf("%s matches %s = %v, want %v", tt.origin, tt.url, got, tt.want)
+		}
+	}
+}
+
+func TestSameServerOrUpgrade(t *testing.T) {
+	tests := []struct {
+		from, to string
+		want     bool
+	}{
+		{"http://example.org/a", "http://example.org/b", true},
+		{"http://example.org/a", "http://EXAMPLE.org:80/b", true},
+		{"https://example.org/a", "https://example.org:0443/b", true},
+		{"http://example.org/a", "https://example.org/b", true},
+		{"http://example.org:80/a", "https://example.org:443/b", true},
+		{"http://example.org:8080/a", "https://example.org:8443/b", false},
+		{"http://example.org/a", "https://example.org:8443/b", false},
+		{"http://example.org/a", "http://example.org:8080/b", false},
+		{"http://127.0.0.1:8000/a", "http://127.0.0.1:6379/b", false},
+		{"http://example.org/a", "http://127.0.0.2/latest/meta-data", false},
+		{"http://example.org/a", "http://example.org.evil.com/b", false},
+	}
+	for _, tt := range tests {
+		a, _ := url.Parse(tt.from)
+		b, _ := url.Parse(tt.to)
+		if got := sameServerOrUpgrade(a, b); got != tt.want {
+			t.Errorf("%s -> %s stays on the server = %v, want %v", tt.from, tt.to, got, tt.want)
 		}
 	}
 }
@@ -89,6 +125,7 @@ func TestHostKey(t *testing.T) {
 		"https://example.org:8443/":  "example.org:8443",
 		"http://[::1]:8080/":         "[::1]:8080",
 		"http://127.0.0.1:00080/abc": "127.0.0.1:80",
+		"https://example.org:0443/":  "example.org:443",
 	} {
 		u, _ := url.Parse(in)
 		if got := hostKey(u); got != want {
@@ -122,7 +159,7 @@ func (h *recordHeaders) get(path string) ([2]string, bool) {
 	return v, ok
 }
 
-func TestHeadersGoOnlyToAuthHosts(t *testing.T) {
+func TestHeadersGoOnlyToTheirOrigin(t *testing.T) {
 	other := &recordHeaders{next: content([]byte("other"))}
 	otherSrv, _ := serve(t, other.ServeHTTP)
 	source := &recordHeaders{}
@@ -138,11 +175,12 @@ func TestHeadersGoOnlyToAuthHosts(t *testing.T) {
 		}
 		_, _ = w.Write([]byte("source"))
 	}
-	// Same address, different port: a different host.
-	sourceHost := strings.TrimPrefix(sourceSrv.URL, "http://")
+	// Same address, different port: a different origin, which redirects
+	// may reach (the host policy allows it) but headers may not.
 	c := newClient(t, func(o *Options) {
 		o.Headers = http.Header{"Authorization": {"Bearer s3cret"}, "x-api-key": {"k"}}
-		o.AuthHosts = []string{strings.ToUpper(sourceHost)}
+		o.HeaderOrigins = []string{strings.ToUpper(sourceSrv.URL)}
+		o.Hosts = resourcesync.NewScope(nil, []string{strings.TrimPrefix(otherSrv.URL, "http://")})
 	})
 	ctx := context.Background()
 	for _, u := range []string{sourceSrv.URL + "/doc", sourceSrv.URL + "/home", sourceSrv.URL + "/away", otherSrv.URL + "/direct"} {
@@ -287,6 +325,63 @@ func TestPerHostLimit(t *testing.T) {
 	for name, g := range map[string]*gauge{"source": source, "other": other} {
 		if g.peak != per {
 			t.Errorf("%s: at most %d requests in flight, want %d", name, g.peak, per)
+		}
+	}
+}
+
+// TestHTTPSHeadersNeverGoToHTTP is the clear-text leak of issue 22: a
+// header given for https://example.com/ was also sent to
+// http://example.com/ (port 80) when a list named such URLs, because the
+// host it was recorded for had no port. With the two servers at the
+// default ports of one host name (a dialer maps example.com:443 and :80 to
+// loopback test servers), the header reaches the https origin only -
+// directly, after a redirect on that origin, and never over http, whether
+// the http URL is asked for directly or reached by a redirect.
+func TestHTTPSHeadersNeverGoToHTTP(t *testing.T) {
+	plain := &recordHeaders{next: content([]byte("plain"))}
+	plainSrv, _ := serve(t, plain.ServeHTTP)
+	secure := &recordHeaders{}
+	secureSrv := newTLSServer(t, secure.ServeHTTP)
+	secure.next = func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hop" {
+			http.Redirect(w, r, "/landed", http.StatusFound)
+			return
+		}
+		_, _ = w.Write([]byte("secure"))
+	}
+	c := newClient(t, func(o *Options) {
+		o.CACertFile = caFile(t, secureSrv)
+		o.Headers = http.Header{"Authorization": {"Bearer s3cret"}}
+		o.HeaderOrigins = []string{"https://example.com/"}
+		o.Hosts = resourcesync.NewScope([]string{"https://example.com/"}, []string{"example.com"})
+	})
+	addrs := map[string]string{
+		"example.com:443": strings.TrimPrefix(secureSrv.URL, "https://"),
+		"example.com:80":  strings.TrimPrefix(plainSrv.URL, "http://"),
+	}
+	var d net.Dialer
+	c.base.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		to, ok := addrs[addr]
+		if !ok {
+			return nil, fmt.Errorf("test dialer: no server for %s", addr)
+		}
+		return d.DialContext(ctx, network, to)
+	}
+	ctx := context.Background()
+	for _, u := range []string{"https://example.com/doc", "https://example.com/hop", "http://example.com/clear", "http://example.com:80/clear80"} {
+		if _, err := c.Download(ctx, resourcesync.Fetch{URL: u}, &memSink{}); err != nil {
+			t.Fatalf("%s: %v", u, err)
+		}
+	}
+	for _, p := range []string{"/doc", "/hop", "/landed"} {
+		if got, _ := secure.get(p); got[0] != "Bearer s3cret" {
+			t.Errorf("https %s saw Authorization %q, want it", p, got[0])
+		}
+	}
+	for _, p := range []string{"/clear", "/clear80"} {
+		got, ok := plain.get(p)
+		if !ok || got[0] != "" {
+			t.Errorf("http %s (requested: %v) saw Authorization %q, want none", p, ok, got[0])
 		}
 	}
 }

@@ -19,14 +19,21 @@ type Options struct {
 	UserAgent string
 
 	// Headers are extra request headers (e.g. Authorization) sent only to
-	// the hosts in AuthHosts, never to another host, redirects included.
+	// the origins in HeaderOrigins, never to another, redirects included.
 	// Headers the client sets itself (User-Agent, Accept-Encoding,
 	// conditional and framing headers) are rejected.
 	Headers http.Header
-	// AuthHosts are the hosts Headers go to, as host or host:port. The
-	// comparison ignores case; a host without a port means the default port
-	// of the request's scheme (80 for http, 443 for https).
-	AuthHosts []string
+	// HeaderOrigins are where Headers go, each "scheme://host[:port]": the
+	// scheme, the host (any case) and the port (the scheme's default when
+	// none is given) must all match the request's, so a header given for
+	// an https origin never goes out over http.
+	HeaderOrigins []string
+
+	// Hosts decides where a redirect may lead: a hop to the server the
+	// request was made to (or from its http to its https default port)
+	// is always followed; any other hop only when Hosts.Check accepts its
+	// URL. Nil follows no redirect to another server. See WithHosts.
+	Hosts HostPolicy
 
 	// CACertFile is a PEM file of CA certificates trusted in addition to
 	// the system pool (not instead of it).
@@ -74,6 +81,13 @@ type Options struct {
 
 	// Now is the clock, used to read a Retry-After date.
 	Now func() time.Time
+}
+
+// HostPolicy is the host policy a redirect hop must pass:
+// resourcesync.Scope satisfies it. Check returns nil when uri may be
+// fetched, else an error saying why.
+type HostPolicy interface {
+	Check(uri string) error
 }
 
 // DefaultOptions returns the defaults: five attempts waiting 500ms to 60s,
@@ -179,8 +193,8 @@ func (o Options) validate() error {
 	if o.PerHost < 1 {
 		bad("PerHost is %d, want at least 1", o.PerHost)
 	}
-	if len(o.Headers) > 0 && len(o.AuthHosts) == 0 {
-		bad("Headers are set but AuthHosts is empty, so they would never be sent")
+	if len(o.Headers) > 0 && len(o.HeaderOrigins) == 0 {
+		bad("Headers are set but HeaderOrigins is empty, so they would never be sent")
 	}
 	for name, values := range o.Headers {
 		canon := textproto.CanonicalMIMEHeaderKey(name)
@@ -191,8 +205,8 @@ func (o Options) validate() error {
 			bad("header %s is set by the client and cannot be overridden", canon)
 		}
 	}
-	for _, h := range o.AuthHosts {
-		if _, err := parseAuthHost(h); err != nil {
+	for _, h := range o.HeaderOrigins {
+		if _, err := parseOrigin(h); err != nil {
 			errs = append(errs, err)
 		}
 	}

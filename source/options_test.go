@@ -47,17 +47,17 @@ func TestNewRejectsBadOptions(t *testing.T) {
 		{"temp dir a file", func(o *Options) { o.TempDir = notDir }, "not a directory"},
 		{"negative redirects", func(o *Options) { o.MaxRedirects = -1 }, "MaxRedirects"},
 		{"no per-host", func(o *Options) { o.PerHost = 0 }, "PerHost"},
-		{"headers without hosts", func(o *Options) { o.Headers = http.Header{"Authorization": {"x"}} }, "AuthHosts"},
+		{"headers without origins", func(o *Options) { o.Headers = http.Header{"Authorization": {"x"}} }, "HeaderOrigins"},
 		{"reserved header", func(o *Options) {
-			o.Headers, o.AuthHosts = http.Header{"accept-encoding": {"gzip"}}, []string{"example.org"}
+			o.Headers, o.HeaderOrigins = http.Header{"accept-encoding": {"gzip"}}, []string{"https://example.org"}
 		}, "Accept-Encoding"},
 		{"header with newline", func(o *Options) {
-			o.Headers, o.AuthHosts = http.Header{"X-A": {"a\r\nEvil: 1"}}, []string{"example.org"}
+			o.Headers, o.HeaderOrigins = http.Header{"X-A": {"a\r\nEvil: 1"}}, []string{"https://example.org"}
 		}, "not a valid"},
 		{"header name with space", func(o *Options) {
-			o.Headers, o.AuthHosts = http.Header{"X A": {"a"}}, []string{"example.org"}
+			o.Headers, o.HeaderOrigins = http.Header{"X A": {"a"}}, []string{"https://example.org"}
 		}, "not a valid"},
-		{"bad auth host", func(o *Options) { o.AuthHosts = []string{"https://example.org/"} }, "auth host"},
+		{"bad header origin", func(o *Options) { o.HeaderOrigins = []string{"example.org"} }, "header origin"},
 		{"nil clock", func(o *Options) { o.Now = nil }, "Now"},
 		{"missing CA file", func(o *Options) { o.CACertFile = filepath.Join(notDir, "ca.pem") }, "CA certificates"},
 		{"CA file without PEM", func(o *Options) { o.CACertFile = noPEM }, "no PEM certificate"},

@@ -14,15 +14,15 @@ import (
 // actually contacted, and the per-host slot is held exactly while that hop's
 // response is open.
 type roundTripper struct {
-	base      http.RoundTripper
-	headers   http.Header // sent only to authHosts
-	authHosts []authHost
-	limit     *hostLimiter
-	idle      time.Duration
+	base    http.RoundTripper
+	headers http.Header // sent only to origins
+	origins []origin
+	limit   *hostLimiter
+	idle    time.Duration
 }
 
 // RoundTrip takes a slot for the request's host, adds the extra headers
-// for an auth host, and watches the body for idleness. The slot is
+// for their origins, and watches the body for idleness. The slot is
 // released when the body is closed.
 func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	release, err := t.limit.acquire(req.Context(), hostKey(req.URL))
@@ -33,7 +33,7 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	// touching the caller's context.
 	ctx, cancel := context.WithCancel(req.Context())
 	var r *http.Request
-	if t.isAuthHost(req) {
+	if t.headerOrigin(req) {
 		r = req.Clone(ctx) // a RoundTripper must not modify the request it is given
 		for k, v := range t.headers {
 			r.Header[k] = v
@@ -51,12 +51,13 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-func (t *roundTripper) isAuthHost(req *http.Request) bool {
+// headerOrigin reports whether the extra headers go to req's origin.
+func (t *roundTripper) headerOrigin(req *http.Request) bool {
 	if len(t.headers) == 0 {
 		return false
 	}
-	for _, h := range t.authHosts {
-		if h.matches(req.URL) {
+	for _, o := range t.origins {
+		if o.matches(req.URL) {
 			return true
 		}
 	}

@@ -102,6 +102,7 @@ func parseAuditFlags(c *cli.Context) (auditOptions, error) {
 	if o.env.http, err = parseHTTPFlags(c); err != nil {
 		return o, err
 	}
+	o.env.http.allowHosts = o.env.allowHosts
 	return o, nil
 }
 
@@ -117,7 +118,7 @@ func runAudit(ctx context.Context, o auditOptions, d *deps) error {
 	}
 	defer e.close()
 	warnOlderNames(ctx, e, d)
-	disc, err := agent.Discover(ctx, e.client, o.env.url, agent.DefaultDiscoverOptions())
+	disc, err := discoverSource(ctx, e, o.env)
 	if err != nil {
 		return err
 	}

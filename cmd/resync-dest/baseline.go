@@ -58,7 +58,7 @@ func runBaseline(ctx context.Context, o syncOptions, d *deps) error {
 // baselineIn is the baseline command over an open env (tests open one over
 // a fault-injecting mirror).
 func baselineIn(ctx context.Context, o syncOptions, d *deps, e *env) error {
-	disc, err := agent.Discover(ctx, e.client, o.url, agent.DefaultDiscoverOptions())
+	disc, err := discoverSource(ctx, e, o)
 	if err != nil {
 		return err
 	}

@@ -79,7 +79,7 @@ func runIncremental(ctx context.Context, o syncOptions, f incrementalFlags, d *d
 // incrementalIn is the incremental command over an open env (tests open
 // one over a fault-injecting mirror).
 func incrementalIn(ctx context.Context, o syncOptions, f incrementalFlags, d *deps, e *env) error {
-	disc, err := agent.Discover(ctx, e.client, o.url, agent.DefaultDiscoverOptions())
+	disc, err := discoverSource(ctx, e, o)
 	if err != nil {
 		return err
 	}

@@ -126,7 +126,7 @@ func syncOnce(ctx context.Context, o syncOptions, rebaselineOnGap bool, d *deps,
 		return nil, err
 	}
 	defer e.close()
-	disc, err := agent.Discover(ctx, e.client, o.url, agent.DefaultDiscoverOptions())
+	disc, err := discoverSource(ctx, e, o)
 	if err != nil {
 		return nil, err
 	}

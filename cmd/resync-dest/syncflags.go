@@ -148,6 +148,7 @@ func parseSyncOptions(c flagValues, url, verb string) (syncOptions, error) {
 		return o, err
 	}
 	o.http.perHost = o.workers
+	o.http.allowHosts = o.allowHosts
 	return o, nil
 }
 
