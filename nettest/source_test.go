@@ -133,8 +133,8 @@ func TestGuaranteeCutConnectionsAreCaughtByLength(t *testing.T) {
 }
 
 // A big download that flows steadily through a bandwidth limit lasts many
-// idle timeouts in total and is not killed: 50 MB at 20 MB/s, idle
-// timeout 1 s.
+// idle timeouts and rate windows in total and is not killed: 50 MB at
+// 20 MB/s, idle timeout 1 s, a floor of 256 KiB/s over 1 s windows.
 func TestGuaranteeBigSteadyDownloadIsNotKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("moves 50 MB through a throttled proxy")
@@ -159,6 +159,7 @@ func TestGuaranteeBigSteadyDownloadIsNotKilled(t *testing.T) {
 	const idle = time.Second
 	c := client(t, func(o *source.Options) {
 		o.IdleTimeout = idle
+		o.MinRate, o.MinRateWindow = 256<<10, idle
 		o.MaxAttempts = 1 // one attempt: a watchdog that timed the whole body would fail it
 	})
 	start := time.Now()

@@ -69,11 +69,12 @@ type Limits struct {
 
 // DefaultLimits are generous: the standard caps a document at 50,000 entries
 // and 50 MB; these accept twenty times that (a non-conforming list of
-// 1,000,000 entries parses) while stopping hostile input early.
+// 1,000,000 entries parses, one more is refused) while stopping hostile
+// input early. Each document of an index is bounded on its own.
 func DefaultLimits() Limits {
 	return Limits{
 		MaxBytes:      1 << 30,
-		MaxEntries:    2_000_000,
+		MaxEntries:    1_000_000,
 		MaxTokenBytes: 64 << 10,
 		MaxDepth:      64,
 		MaxLinks:      1024,

@@ -21,9 +21,9 @@ func TestLimits(t *testing.T) {
 	}{
 		{name: "bytes", lim: Limits{MaxBytes: int64(len(testHead + testOK + testOK + "<url><loc>http:"))},
 			doc:  testHead + testOK + testOK + testOK + "</urlset>",
-			line: 5, entry: 3, msg: "document longer than MaxBytes", ok: 2},
+			line: 5, entry: 3, msg: "(MaxBytes; the standard allows 50 MB per document)", ok: 2},
 		{name: "entries", lim: Limits{MaxEntries: 2}, doc: testHead + testOK + testOK + testOK + "</urlset>",
-			line: 5, entry: 3, msg: "more than MaxEntries (2) entries", ok: 2},
+			line: 5, entry: 3, msg: "more than 2 entries (MaxEntries; the standard allows 50,000 per document)", ok: 2},
 		{name: "text", lim: Limits{MaxTokenBytes: 64}, doc: testHead + "<url><loc>http://example.com/" + long + "</loc></url></urlset>",
 			line: 3, entry: 1, msg: "text longer than MaxTokenBytes (64 bytes)"},
 		{name: "text split by comments", lim: Limits{MaxTokenBytes: 64},
@@ -148,7 +148,7 @@ func TestHostileInputs(t *testing.T) {
 		{"200 MB between elements", hostile{prefix: testHead, filler: "\n", n: big}, "text longer than MaxTokenBytes"},
 		{"200 MB of entities", hostile{prefix: testHead + "<url><loc>", filler: "&amp;", n: big}, "text longer than MaxTokenBytes"},
 		{"million attributes", hostile{prefix: testHead + "<a", filler: " a=''", n: 5_000_000}, "more than MaxAttrs (256)"},
-		{"million entries", hostile{prefix: testHead, filler: "<url><loc>x</loc></url>", n: 23 * 1_000_000}, "more than MaxEntries (100000)"},
+		{"million entries", hostile{prefix: testHead, filler: "<url><loc>x</loc></url>", n: 23 * 1_000_000}, "more than 100000 entries (MaxEntries"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := tc.h

@@ -245,7 +245,7 @@ func (r *Reader) startEntry(root Root, k elemKind) error {
 		return r.errorf(line, r.n+1, ErrRoot, "<%s> entry in a <%s> document", r.s.local, root)
 	}
 	if r.n >= r.lim.MaxEntries {
-		return r.errorf(line, r.n+1, ErrLimit, "more than MaxEntries (%d) entries", r.lim.MaxEntries)
+		return r.errorf(line, r.n+1, ErrLimit, "more than %d entries (MaxEntries; the standard allows 50,000 per document)", r.lim.MaxEntries)
 	}
 	r.n++
 	r.line = line

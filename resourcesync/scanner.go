@@ -443,7 +443,7 @@ func (s *scanner) readErr(err error, what string) error {
 	case errors.As(err, &se):
 		return err
 	case err == errMaxBytes:
-		return s.failf(ErrLimit, "document longer than MaxBytes (%d bytes)", s.lim.MaxBytes)
+		return s.failf(ErrLimit, "document longer than %d bytes (MaxBytes; the standard allows 50 MB per document)", s.lim.MaxBytes)
 	case err == io.EOF:
 		msg := "unexpected end of document"
 		if what != "" {

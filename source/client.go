@@ -82,7 +82,7 @@ func New(opts Options) (*Client, error) {
 			headers: headers,
 			origins: origins,
 			limit:   newHostLimiter(opts.PerHost),
-			idle:    opts.IdleTimeout,
+			watch:   watchOf(opts),
 		},
 		CheckRedirect: c.checkRedirect,
 	}
@@ -104,6 +104,15 @@ func (c *Client) WithHosts(p HostPolicy) *Client {
 	n.opts.Hosts = p
 	n.http = &http.Client{Transport: c.http.Transport, CheckRedirect: n.checkRedirect}
 	return n
+}
+
+// watchOf is the watchdog configuration of opts.
+func watchOf(opts Options) watch {
+	w := watch{idle: opts.IdleTimeout}
+	if opts.MinRate > 0 {
+		w.floor = rateFloor{rate: opts.MinRate, bytes: max(1, int64(float64(opts.MinRate)*opts.MinRateWindow.Seconds())), window: opts.MinRateWindow}
+	}
+	return w
 }
 
 // tlsConfig builds the client TLS configuration: the system roots plus

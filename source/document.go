@@ -9,6 +9,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
 // OpenDocument GETs a document (a ResourceSync document, robots.txt, an
@@ -25,12 +27,21 @@ import (
 // header no longer carries Content-Encoding or Content-Length. Closing the
 // body removes any temporary file.
 //
+// A document not read within Options.MaxDocumentTime, retries included,
+// fails with ErrTooSlow (and resourcesync.ErrUnavailable), whatever rate it
+// keeps: an endless document streamed slowly cannot hold a run.
+//
 // Errors name the URL and the cause and match resourcesync.ErrNotFound (404,
 // 410), resourcesync.ErrUnavailable (429, 5xx or connection failures once
-// every attempt is spent), ErrTLS, ErrRedirect, ErrUnsupportedURL or
-// ErrTooLarge; a *StatusError carries the status. OpenDocument is safe for
+// every attempt is spent), ErrTLS, ErrRedirect, ErrUnsupportedURL,
+// ErrTooLarge or ErrTooSlow; a *StatusError carries the status. OpenDocument is safe for
 // concurrent use.
 func (c *Client) OpenDocument(ctx context.Context, url string) (finalURL string, header http.Header, body io.ReadCloser, err error) {
+	if d := c.opts.MaxDocumentTime; d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, d, fmt.Errorf("%w: %w: not read within %s", resourcesync.ErrUnavailable, ErrTooSlow, d))
+		defer cancel()
+	}
 	sp := newSpool(c.opts.SpoolMemory, c.opts.TempDir)
 	x := &exchange{
 		c:   c,
@@ -110,7 +121,7 @@ func (c *Client) readDocument(resp *http.Response, sp *spool) (decoded bool, err
 }
 
 func tooLarge(limit int64) error {
-	return fmt.Errorf("%w: more than %d bytes decoded", ErrTooLarge, limit)
+	return fmt.Errorf("document %w: more than %d bytes decoded (the standard allows 50 MB)", ErrTooLarge, limit)
 }
 
 // gzipError passes network failures through (they are retried) and names

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,9 +27,16 @@ var (
 	// ErrRedirect: a redirect was refused (too many, or https to http).
 	// Never retried.
 	ErrRedirect = errors.New("redirect refused")
-	// ErrTooLarge: a document decodes to more than Options.MaxDocumentBytes.
-	// Never retried.
-	ErrTooLarge = errors.New("document too large")
+	// ErrTooLarge: a document decodes to more than Options.MaxDocumentBytes,
+	// or a bitstream without a listed length is longer than
+	// Options.MaxResourceBytes. Never retried.
+	ErrTooLarge = errors.New("too large")
+	// ErrTooSlow: a transfer stayed below Options.MinRate for
+	// Options.MinRateWindow (retried, like a failed connection, then
+	// resourcesync.ErrUnavailable), or a document was not read within
+	// Options.MaxDocumentTime (also resourcesync.ErrUnavailable, not
+	// retried). A Source that trickles cannot hold a run forever.
+	ErrTooSlow = errors.New("too slow")
 )
 
 // StatusError is a response with a status the client does not accept: any
@@ -90,6 +98,34 @@ func (e *bodyError) Unwrap() error { return e.err }
 type idleError struct{ idle time.Duration }
 
 func (e *idleError) Error() string { return "no data received for " + e.idle.String() }
+
+// slowError is the cause of a bodyError when a body stayed below the rate
+// floor for a whole window.
+type slowError struct {
+	floor rateFloor
+	got   int64
+	over  time.Duration
+}
+
+func (e *slowError) Error() string {
+	return fmt.Sprintf("%v: %d bytes received in %s, less than the minimum rate of %s/s over %s",
+		ErrTooSlow, e.got, e.over, sizeText(e.floor.rate), e.floor.window)
+}
+
+func (e *slowError) Unwrap() error { return ErrTooSlow }
+
+// sizeText writes a byte count the way the flags take it (1K, 1.5M).
+func sizeText(n int64) string {
+	for _, u := range []struct {
+		unit string
+		size int64
+	}{{"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}} {
+		if n >= u.size {
+			return strconv.FormatFloat(float64(n)/float64(u.size), 'f', -1, 64) + u.unit
+		}
+	}
+	return strconv.FormatInt(n, 10) + "B"
+}
 
 // sinkError is a failure of the caller's Sink. It is not the Source's
 // fault and not retried.

@@ -61,8 +61,23 @@ type Options struct {
 	ResponseHeaderTimeout time.Duration
 	IdleTimeout           time.Duration
 
+	// MinRate (bytes per second) and MinRateWindow bound how slowly a body
+	// may arrive, like curl's --speed-limit and --speed-time: an attempt
+	// that receives fewer than MinRate*MinRateWindow bytes while waiting
+	// MinRateWindow on the network is aborted (ErrTooSlow) and retried.
+	// Only time spent waiting for the network counts, so a slow consumer
+	// (or a bandwidth limit of ours) never trips it, and a download that
+	// keeps flowing above the floor is never cut, however long it takes.
+	// Zero MinRate disables the floor.
+	MinRate       int64
+	MinRateWindow time.Duration
+
 	// MaxDocumentBytes caps a document's decoded size (OpenDocument).
 	MaxDocumentBytes int64
+	// MaxDocumentTime bounds one OpenDocument, its retries included: a
+	// document (or an index part) not read by then fails with ErrTooSlow.
+	// Zero means no bound.
+	MaxDocumentTime time.Duration
 	// SpoolMemory is how much of a document is held in memory before it
 	// is spooled to a temporary file in TempDir ("" = os.TempDir()).
 	SpoolMemory int64
@@ -91,8 +106,9 @@ type HostPolicy interface {
 }
 
 // DefaultOptions returns the defaults: five attempts waiting 500ms to 60s,
-// connect and TLS handshake 10s, response headers 30s, idle body 60s,
-// documents up to 256 MiB with 1 MiB in memory, 10 redirects, 8 requests in
+// connect and TLS handshake 10s, response headers 30s, idle body 60s, at
+// least 1 KiB/s over any 60s of waiting, documents up to 256 MiB read
+// within 10 minutes with 1 MiB in memory, 10 redirects, 8 requests in
 // flight per host, and no logging.
 func DefaultOptions() Options {
 	return Options{
@@ -104,7 +120,10 @@ func DefaultOptions() Options {
 		TLSHandshakeTimeout:   10 * time.Second,
 		ResponseHeaderTimeout: 30 * time.Second,
 		IdleTimeout:           60 * time.Second,
+		MinRate:               1 << 10,
+		MinRateWindow:         60 * time.Second,
 		MaxDocumentBytes:      256 << 20,
+		MaxDocumentTime:       10 * time.Minute,
 		SpoolMemory:           1 << 20,
 		MaxRedirects:          10,
 		PerHost:               8,
@@ -169,10 +188,17 @@ func (o Options) validate() error {
 	}{
 		{"ConnectTimeout", o.ConnectTimeout}, {"TLSHandshakeTimeout", o.TLSHandshakeTimeout},
 		{"ResponseHeaderTimeout", o.ResponseHeaderTimeout}, {"IdleTimeout", o.IdleTimeout},
+		{"MinRateWindow", o.MinRateWindow}, {"MaxDocumentTime", o.MaxDocumentTime},
 	} {
 		if t.d < 0 {
 			bad("%s is negative", t.name)
 		}
+	}
+	if o.MinRate < 0 {
+		bad("MinRate is negative")
+	}
+	if o.MinRate > 0 && o.MinRateWindow <= 0 {
+		bad("MinRate is set but MinRateWindow is %s", o.MinRateWindow)
 	}
 	if o.MaxDocumentBytes < 1 {
 		bad("MaxDocumentBytes is %d, want at least 1", o.MaxDocumentBytes)

@@ -82,7 +82,11 @@ func (x *exchange) run() error {
 		return nil
 	}
 	if cerr := x.ctx.Err(); cerr != nil {
-		// Whatever the last attempt saw, the caller gave up first.
+		// Whatever the last attempt saw, the caller gave up first - or
+		// our own bound on a document's time ran out.
+		if cause := context.Cause(x.ctx); errors.Is(cause, ErrTooSlow) {
+			return fmt.Errorf("get %s: %w", x.url, cause)
+		}
 		return fmt.Errorf("get %s: %w", x.url, cerr)
 	}
 	switch {

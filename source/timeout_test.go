@@ -101,7 +101,7 @@ func TestSteadyBodyOutlivesIdleTimeout(t *testing.T) {
 // reads for any length of time cannot trip it.
 func TestIdleWatchdogRunsOnlyInsideRead(t *testing.T) {
 	var cancelled, released atomic.Bool
-	body := newWatchedBody(io.NopCloser(bytes.NewReader(pattern(300))), time.Hour,
+	body := newWatchedBody(io.NopCloser(bytes.NewReader(pattern(300))), watch{idle: time.Hour},
 		func() { cancelled.Store(true) }, func() { released.Store(true) })
 	buf := make([]byte, 100)
 	var got int
@@ -129,7 +129,7 @@ func TestIdleWatchdogRunsOnlyInsideRead(t *testing.T) {
 func TestIdleWatchdogFiresOnABlockedRead(t *testing.T) {
 	pr, pw := io.Pipe()
 	defer pw.Close()
-	body := newWatchedBody(pr, 20*time.Millisecond, func() {
+	body := newWatchedBody(pr, watch{idle: 20 * time.Millisecond}, func() {
 		pw.CloseWithError(context.Canceled) // what the transport does on cancel
 	}, func() {})
 	defer body.Close()

@@ -129,6 +129,7 @@ func runAudit(ctx context.Context, o auditOptions, d *deps) error {
 	ad.NewAuditListing = func() (audit.Listing, error) { return state.NewListing(e.tmpDir) }
 	wo := audit.DefaultOptions()
 	wo.Workers, wo.Fast = o.workers, o.fast
+	wo.Limits = o.env.http.limits()
 	rep, err := agent.Audit(ctx, disc, ad, agent.AuditOptions{
 		Worker: wo, CapabilityList: o.env.capabilityList, AllowHosts: o.env.allowHosts,
 	})

@@ -91,6 +91,7 @@ func baselineWorkerOptions(o syncOptions, d *deps, prog *resourcesync.Progress) 
 // runOptions sets what the sync commands' options say of any job's run.
 func runOptions(ro transfer.RunOptions, o syncOptions, d *deps, prog *resourcesync.Progress) transfer.RunOptions {
 	ro.Dump.MaxSize = o.maxDumpSize
+	ro.Limits = o.http.limits()
 	ro.Workers = o.workers
 	ro.DryRun = o.dryRun
 	ro.Drain = d.drain

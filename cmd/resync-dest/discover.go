@@ -54,7 +54,7 @@ func runDiscover(ctx context.Context, o discoverOptions, d *deps) error {
 	if err != nil {
 		return err
 	}
-	disc, err := agent.Discover(ctx, client, o.url, agent.DefaultDiscoverOptions())
+	disc, err := agent.Discover(ctx, client, o.url, o.http.discoverOptions())
 	if err != nil {
 		return err
 	}

@@ -23,6 +23,11 @@ func httpFlags() []cli.Flag {
 		&cli.StringFlag{Name: "ca-cert", Usage: "PEM `FILE` of certificate authorities trusted besides the system's", EnvVars: []string{"RESYNC_DEST_CA_CERT"}},
 		&cli.BoolFlag{Name: "insecure-skip-tls-verify", Usage: "do not verify the Source's TLS certificate (warned on every run)", EnvVars: []string{"RESYNC_DEST_INSECURE_SKIP_TLS_VERIFY"}},
 		&cli.DurationFlag{Name: "max-retry-wait", Value: 60 * time.Second, Usage: "longest wait between retries, Retry-After included", EnvVars: []string{"RESYNC_DEST_MAX_RETRY_WAIT"}},
+		&cli.StringFlag{Name: "min-rate", Value: "1K", Usage: "abort (and retry) a transfer slower than `RATE` bytes per second over --min-rate-window of waiting (K, M: powers of 1024; 0: no floor)", EnvVars: []string{"RESYNC_DEST_MIN_RATE"}},
+		&cli.DurationFlag{Name: "min-rate-window", Value: 60 * time.Second, Usage: "the time over which --min-rate is measured", EnvVars: []string{"RESYNC_DEST_MIN_RATE_WINDOW"}},
+		&cli.StringFlag{Name: "max-document-size", Value: "256MiB", Usage: "refuse a document (or index part) that decodes to more than `SIZE` (the standard allows 50 MB)", EnvVars: []string{"RESYNC_DEST_MAX_DOCUMENT_SIZE"}},
+		&cli.IntFlag{Name: "max-document-entries", Value: int(resourcesync.DefaultLimits().MaxEntries), Usage: "refuse a document (or index part) with more entries (the standard allows 50,000)", EnvVars: []string{"RESYNC_DEST_MAX_DOCUMENT_ENTRIES"}},
+		&cli.DurationFlag{Name: "max-document-time", Value: source.DefaultOptions().MaxDocumentTime, Usage: "give up a document (or index part) not read within this time, retries included (0: no bound)", EnvVars: []string{"RESYNC_DEST_MAX_DOCUMENT_TIME"}},
 	}
 }
 
@@ -39,6 +44,27 @@ type httpOptions struct {
 	// allowHosts (--allow-host) are hosts redirects may lead to besides
 	// the Source's own.
 	allowHosts []string
+	// The bounds on slow and large transfers: --min-rate (bytes per
+	// second, 0 for none) over --min-rate-window, and a document's size,
+	// entries and time.
+	minRate         int64
+	minRateWindow   time.Duration
+	maxDocSize      int64
+	maxDocEntries   int64
+	maxDocumentTime time.Duration
+}
+
+// limits bound the parse of every document: the size and entries of
+// --max-document-size and --max-document-entries, the rest as defaults.
+func (o httpOptions) limits() resourcesync.Limits {
+	return resourcesync.Limits{MaxBytes: o.maxDocSize, MaxEntries: o.maxDocEntries}
+}
+
+// discoverOptions bound discovery by the same document limits.
+func (o httpOptions) discoverOptions() agent.DiscoverOptions {
+	do := agent.DefaultDiscoverOptions()
+	do.Limits = o.limits()
+	return do
 }
 
 func parseHTTPFlags(c flagValues) (httpOptions, error) {
@@ -56,6 +82,22 @@ func parseHTTPFlags(c flagValues) (httpOptions, error) {
 	}
 	if o.maxRetryWait <= 0 {
 		return o, usageErrorf("--max-retry-wait must be positive")
+	}
+	var err error
+	if o.minRate, err = parseSize(c.String("min-rate")); err != nil {
+		return o, usageErrorf("--min-rate %q: want a rate in bytes per second such as 1K or 0", c.String("min-rate"))
+	}
+	if o.minRateWindow = c.Duration("min-rate-window"); o.minRateWindow <= 0 {
+		return o, usageErrorf("--min-rate-window must be positive")
+	}
+	if o.maxDocSize, err = parseSize(c.String("max-document-size")); err != nil || o.maxDocSize < 1 {
+		return o, usageErrorf("--max-document-size %q: want a positive size such as 256MiB", c.String("max-document-size"))
+	}
+	if o.maxDocEntries = int64(c.Int("max-document-entries")); o.maxDocEntries < 1 {
+		return o, usageErrorf("--max-document-entries must be positive")
+	}
+	if o.maxDocumentTime = c.Duration("max-document-time"); o.maxDocumentTime < 0 {
+		return o, usageErrorf("--max-document-time must not be negative")
 	}
 	return o, nil
 }
@@ -79,6 +121,8 @@ func newClient(start string, o httpOptions, d *deps) (*source.Client, error) {
 	so.MaxRetryWait = o.maxRetryWait
 	so.PerHost = max(so.PerHost, o.perHost)
 	so.MinRetryWait = min(so.MinRetryWait, so.MaxRetryWait)
+	so.MinRate, so.MinRateWindow = o.minRate, o.minRateWindow
+	so.MaxDocumentBytes, so.MaxDocumentTime = o.maxDocSize, o.maxDocumentTime
 	so.Logger = d.log.With().Str("component", "http").Logger()
 	c, err := source.New(so)
 	if err != nil {
@@ -91,7 +135,7 @@ func newClient(start string, o httpOptions, d *deps) (*source.Client, error) {
 // that redirects may lead to every host of the Source found (and the
 // --allow-host ones): the same hosts its resources may be on.
 func discoverSource(ctx context.Context, e *env, o syncOptions) (*agent.Discovery, error) {
-	disc, err := agent.Discover(ctx, e.client, o.url, agent.DefaultDiscoverOptions())
+	disc, err := agent.Discover(ctx, e.client, o.url, o.http.discoverOptions())
 	if err != nil {
 		return nil, err
 	}
