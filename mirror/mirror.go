@@ -29,12 +29,20 @@ type Options struct {
 	// never sets the crash marker and never sweeps, and Put, Remove and
 	// Publish of a ticket fail with ErrReadOnly.
 	ReadOnly bool
+	// MinFree is the free space Put keeps on the mirror's file system: a
+	// file that would leave less fails with ErrNoSpace, before its body is
+	// written when its length is known (Reserve), else as it grows.
+	MinFree int64
+	// FreeSpace reports the bytes that may still be written on the
+	// mirror's file system; nil means statfs(2) of the mirror directory.
+	// Tests give a small disk.
+	FreeSpace func() (int64, error)
 }
 
 // DefaultOptions returns Options with no maps, the os.Root-backed FS, the
-// wall clock, and writing allowed.
+// wall clock, writing allowed, and 64 MiB kept free.
 func DefaultOptions() Options {
-	return Options{Now: time.Now}
+	return Options{Now: time.Now, MinFree: 64 << 20}
 }
 
 // Mirror is the local tree of one Destination. All its methods are safe for
@@ -80,6 +88,8 @@ type Mirror struct {
 	pending atomic.Int64
 
 	closed atomic.Bool
+
+	space spaceGuard
 }
 
 // Open opens the mirror at dest. For writing, it creates dest and
@@ -110,6 +120,10 @@ func Open(dest string, opts Options) (*Mirror, error) {
 	}
 	if m.now == nil {
 		m.now = time.Now
+	}
+	m.space = spaceGuard{minFree: max(opts.MinFree, 0), measure: opts.FreeSpace, now: m.now}
+	if m.space.measure == nil {
+		m.space.measure = func() (int64, error) { return statfsFree(abs) }
 	}
 	if opts.ReadOnly {
 		err = m.openReadOnly()

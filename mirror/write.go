@@ -101,6 +101,25 @@ type pending struct {
 	tmp  string
 	f    File // nil once closed
 	done bool // staged or discarded: Write and Reset fail
+
+	// reserved is the space taken from the mirror's free-space estimate
+	// for this file; written what the current attempt wrote.
+	reserved, written int64
+}
+
+// Reserve checks that n bytes fit on the mirror's file system, keeping
+// Options.MinFree free, before they are written: a body whose length is
+// known fails at once with ErrNoSpace, before a byte of it is fetched.
+// Writes beyond n reserve more as they go.
+func (p *pending) Reserve(n int64) error {
+	if n <= p.reserved {
+		return nil
+	}
+	if err := p.m.space.reserve(n - p.reserved); err != nil {
+		return fmt.Errorf("write %s: %w", p.rel, err)
+	}
+	p.reserved = n
+	return nil
 }
 
 // create makes the missing parent directories of rel (a checked path)
@@ -223,7 +242,13 @@ func (p *pending) Write(b []byte) (int, error) {
 	if p.done {
 		return 0, fmt.Errorf("write %s: %w", p.rel, os.ErrClosed)
 	}
+	if need := p.written + int64(len(b)); need > p.reserved {
+		if err := p.Reserve(need); err != nil {
+			return 0, err
+		}
+	}
 	n, err := p.f.Write(b)
+	p.written += int64(n)
 	if err != nil {
 		return n, fmt.Errorf("write %s: %w", p.rel, err)
 	}
@@ -238,6 +263,7 @@ func (p *pending) Reset() error {
 	if err := p.f.Truncate(0); err != nil {
 		return fmt.Errorf("reset %s: %w", p.rel, err)
 	}
+	p.written = 0
 	if _, err := p.f.Seek(0, io.SeekStart); err != nil {
 		return fmt.Errorf("reset %s: %w", p.rel, err)
 	}
@@ -248,6 +274,8 @@ func (p *pending) Reset() error {
 // not fsynced: Publish makes all staged files durable with one syncfs.
 func (p *pending) finish(mtime time.Time) error {
 	p.done = true
+	p.m.space.release(p.reserved - p.written) // the file holds what it holds
+	p.reserved = p.written
 	if !mtime.IsZero() {
 		if err := setTimes(p.m.fsys, p.f, p.tmp, p.m.now(), mtime); err != nil {
 			return err
@@ -264,6 +292,8 @@ func (p *pending) discard() error {
 		return nil
 	}
 	p.done = true
+	p.m.space.release(p.reserved)
+	p.reserved = 0
 	var err error
 	if p.f != nil {
 		err = p.f.Close()

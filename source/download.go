@@ -25,6 +25,12 @@ import (
 // wrapped with the URL. After any error dst may hold rejected bytes; the
 // caller discards them and keeps its old copy.
 //
+// A Fetch without a length is capped by Options.MaxResourceBytes
+// (ErrTooLarge, not retried). When dst can Reserve space (the mirror's
+// temp files), it is asked for the listed length before the request, else
+// for the Content-Length before the body is read; a refusal ends the
+// download with nothing written.
+//
 // Errors name the URL and the cause, and match as OpenDocument's do; a
 // failure of dst itself ends the download at once, without a retry.
 // Download is safe for concurrent use (with distinct sinks).
@@ -48,6 +54,12 @@ func (c *Client) Download(ctx context.Context, f resourcesync.Fetch, dst resourc
 			out, err = c.readBitstream(resp, f, dst)
 			return err
 		},
+	}
+	if r, ok := dst.(reserver); ok && f.HasLength && f.Length > 0 {
+		// Before the request: what cannot fit is not fetched at all.
+		if err := r.Reserve(f.Length); err != nil {
+			return resourcesync.Fetched{}, fmt.Errorf("get %s: %w", f.URL, &sinkError{op: "reserve space in", err: err})
+		}
 	}
 	if err := x.run(); err != nil {
 		return resourcesync.Fetched{}, err
@@ -76,6 +88,19 @@ func (c *Client) readBitstream(resp *http.Response, f resourcesync.Fetch, dst re
 			Alg: "length", Want: fmt.Sprint(f.Length), Got: fmt.Sprintf("%d (Content-Length)", resp.ContentLength),
 		}}}
 	}
+	// Without a listed length nothing but our cap bounds the body.
+	limit := int64(-1)
+	if !f.HasLength && c.opts.MaxResourceBytes > 0 {
+		limit = c.opts.MaxResourceBytes
+		if resp.ContentLength > limit {
+			return got, resourceTooLarge(limit, fmt.Sprintf(" (Content-Length %d)", resp.ContentLength))
+		}
+	}
+	if r, ok := dst.(reserver); ok && !f.HasLength && resp.ContentLength > 0 {
+		if err := r.Reserve(resp.ContentLength); err != nil {
+			return got, &sinkError{op: "reserve space in", err: err}
+		}
+	}
 	v := resourcesync.NewVerifier(f.Hash, f.Length, f.HasLength, f.ExtraAlgs...)
 	bp := c.getBuf()
 	defer c.putBuf(bp)
@@ -83,6 +108,9 @@ func (c *Client) readBitstream(resp *http.Response, f resourcesync.Fetch, dst re
 	for {
 		n, rerr := resp.Body.Read(buf)
 		if n > 0 {
+			if limit >= 0 && v.Written()+int64(n) > limit {
+				return got, resourceTooLarge(limit, "")
+			}
 			// The Verifier goes first: a write past the length fails there,
 			// before the sink sees a byte of it.
 			if _, err := v.Write(buf[:n]); err != nil {
@@ -108,4 +136,17 @@ func (c *Client) readBitstream(resp *http.Response, f resourcesync.Fetch, dst re
 	got.Bytes = v.Written()
 	got.Sums = v.Sums()
 	return got, nil
+}
+
+// reserver is a Sink that can refuse a body before it is written: the
+// mirror checks that n bytes fit on its disk. Download asks it with the
+// listed length, else the Content-Length.
+type reserver interface {
+	Reserve(n int64) error
+}
+
+// resourceTooLarge is the error of a bitstream without a listed length
+// that passes Options.MaxResourceBytes.
+func resourceTooLarge(limit int64, detail string) error {
+	return fmt.Errorf("resource %w: more than %d bytes%s, the cap (--max-size) for a resource whose list gives no length", ErrTooLarge, limit, detail)
 }

@@ -72,6 +72,12 @@ type Options struct {
 	MinRate       int64
 	MinRateWindow time.Duration
 
+	// MaxResourceBytes caps a bitstream whose Fetch gives no length
+	// (Download): a longer body, or a Content-Length saying so, fails with
+	// ErrTooLarge, not retried. A listed length is the cap otherwise. Zero
+	// means no cap.
+	MaxResourceBytes int64
+
 	// MaxDocumentBytes caps a document's decoded size (OpenDocument).
 	MaxDocumentBytes int64
 	// MaxDocumentTime bounds one OpenDocument, its retries included: a
@@ -108,8 +114,9 @@ type HostPolicy interface {
 // DefaultOptions returns the defaults: five attempts waiting 500ms to 60s,
 // connect and TLS handshake 10s, response headers 30s, idle body 60s, at
 // least 1 KiB/s over any 60s of waiting, documents up to 256 MiB read
-// within 10 minutes with 1 MiB in memory, 10 redirects, 8 requests in
-// flight per host, and no logging.
+// within 10 minutes with 1 MiB in memory, bitstreams without a listed
+// length up to 4 GiB, 10 redirects, 8 requests in flight per host, and no
+// logging.
 func DefaultOptions() Options {
 	return Options{
 		UserAgent:             "resync-dest/dev",
@@ -122,6 +129,7 @@ func DefaultOptions() Options {
 		IdleTimeout:           60 * time.Second,
 		MinRate:               1 << 10,
 		MinRateWindow:         60 * time.Second,
+		MaxResourceBytes:      4 << 30,
 		MaxDocumentBytes:      256 << 20,
 		MaxDocumentTime:       10 * time.Minute,
 		SpoolMemory:           1 << 20,
@@ -193,6 +201,9 @@ func (o Options) validate() error {
 		if t.d < 0 {
 			bad("%s is negative", t.name)
 		}
+	}
+	if o.MaxResourceBytes < 0 {
+		bad("MaxResourceBytes is negative")
 	}
 	if o.MinRate < 0 {
 		bad("MinRate is negative")

@@ -56,10 +56,24 @@ func (f *faultCounter) fault(op, name string) error {
 }
 
 // faultyRun runs the baseline (or, with incremental, the incremental)
-// command as runBaseline does, over a mirror whose file system injects f's
-// faults. It returns the exit status the command would have and its error
-// message.
+// command over a mirror whose file system injects f's faults (runOver).
 func faultyRun(t *testing.T, incremental bool, url, dest string, f *faultCounter) (int, string) {
+	t.Helper()
+	return runOver(t, incremental, url, dest, func(mo *mirror.Options, inner mirror.FS) {
+		mo.FS = &mirror.FaultFS{Inner: inner, Fault: f.fault}
+	}, func(armed bool) {
+		f.mu.Lock()
+		f.armed = armed
+		f.mu.Unlock()
+	})
+}
+
+// runOver runs the baseline (or, with incremental, the incremental)
+// command as runBaseline does, over a mirror whose options edit changes
+// (given the mirror's own file system, to wrap), calling arm(true) just
+// before the command and arm(false) after. It returns the exit status the
+// command would have and its error message.
+func runOver(t *testing.T, incremental bool, url, dest string, edit func(*mirror.Options, mirror.FS), arm func(bool)) (int, string) {
 	t.Helper()
 	ctx := context.Background()
 	var out bytes.Buffer
@@ -82,7 +96,8 @@ func faultyRun(t *testing.T, incremental bool, url, dest string, f *faultCounter
 	}
 	defer rfs.Close()
 	mo := mirror.DefaultOptions()
-	mo.FS = &mirror.FaultFS{Inner: rfs, Fault: f.fault}
+	mo.FS = rfs
+	edit(&mo, rfs)
 	m, err := mirror.Open(dest, mo)
 	if err != nil {
 		t.Fatal(err)
@@ -98,17 +113,13 @@ func faultyRun(t *testing.T, incremental bool, url, dest string, f *faultCounter
 		t.Fatal(err)
 	}
 	e := &env{client: client, mirror: m, store: db, release: release, tmpDir: t.TempDir()}
-	f.mu.Lock()
-	f.armed = true
-	f.mu.Unlock()
+	arm(true)
 	if incremental {
 		err = incrementalIn(ctx, o, incrementalFlags{}, d, e)
 	} else {
 		err = baselineIn(ctx, o, d, e)
 	}
-	f.mu.Lock()
-	f.armed = false
-	f.mu.Unlock()
+	arm(false)
 	if cerr := e.close(); cerr != nil {
 		t.Errorf("close: %v", cerr)
 	}

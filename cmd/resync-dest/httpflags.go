@@ -52,6 +52,9 @@ type httpOptions struct {
 	maxDocSize      int64
 	maxDocEntries   int64
 	maxDocumentTime time.Duration
+	// maxSize (--max-size) caps a resource whose list gives no length; 0
+	// keeps the client's default.
+	maxSize int64
 }
 
 // limits bound the parse of every document: the size and entries of
@@ -122,7 +125,13 @@ func newClient(start string, o httpOptions, d *deps) (*source.Client, error) {
 	so.PerHost = max(so.PerHost, o.perHost)
 	so.MinRetryWait = min(so.MinRetryWait, so.MaxRetryWait)
 	so.MinRate, so.MinRateWindow = o.minRate, o.minRateWindow
-	so.MaxDocumentBytes, so.MaxDocumentTime = o.maxDocSize, o.maxDocumentTime
+	so.MaxDocumentTime = o.maxDocumentTime
+	if o.maxDocSize > 0 {
+		so.MaxDocumentBytes = o.maxDocSize
+	}
+	if o.maxSize > 0 {
+		so.MaxResourceBytes = o.maxSize
+	}
 	so.Logger = d.log.With().Str("component", "http").Logger()
 	c, err := source.New(so)
 	if err != nil {

@@ -56,6 +56,7 @@ func syncFlags() []cli.Flag {
 		&cli.StringFlag{Name: "progress", Value: "auto", Usage: "auto, always or never: a live progress line on stderr", EnvVars: []string{"RESYNC_DEST_PROGRESS"}},
 		&cli.StringFlag{Name: "via", Value: agent.ViaAuto, Usage: "copy from the Resource/Change `list`, the Resource/Change dump, or auto: a baseline into a set that holds nothing uses the Resource Dump, incremental the Change List, each when offered", EnvVars: []string{"RESYNC_DEST_VIA"}},
 		&cli.StringFlag{Name: "metrics-textfile", Usage: "after the run, write the mirror's metrics to `FILE` (Prometheus text format, atomically), for node_exporter's textfile collector", EnvVars: []string{"RESYNC_DEST_METRICS_TEXTFILE"}},
+		&cli.StringFlag{Name: "max-size", Value: "4GiB", Usage: "refuse a resource whose list gives no length once it passes `SIZE` (a listed length is the cap otherwise)", EnvVars: []string{"RESYNC_DEST_MAX_SIZE"}},
 		&cli.StringFlag{Name: "max-dump-size", Value: "10GiB", Usage: "refuse a dump package that downloads or inflates to more than `SIZE` (bytes, or with K, M, G, T: KiB...; KB, MB, GB, TB: powers of 1000)", EnvVars: []string{"RESYNC_DEST_MAX_DUMP_SIZE"}},
 	}, httpFlags()...)
 }
@@ -146,6 +147,9 @@ func parseSyncOptions(c flagValues, url, verb string) (syncOptions, error) {
 	}
 	if o.http, err = parseHTTPFlags(c); err != nil {
 		return o, err
+	}
+	if o.http.maxSize, err = parseSize(c.String("max-size")); err != nil || o.http.maxSize < 1 {
+		return o, usageErrorf("--max-size %q: want a positive size such as 4GiB or 500MB", c.String("max-size"))
 	}
 	o.http.perHost = o.workers
 	o.http.allowHosts = o.allowHosts
