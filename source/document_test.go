@@ -13,6 +13,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/resync-dest/resync-dest/resourcesync"
@@ -233,6 +234,9 @@ func TestGzipBombFailsSmall(t *testing.T) {
 	}
 }
 
+// A large document is spooled to a file in TempDir, which has no name from
+// the moment it is made (issue 22, item 5f): a process killed while it
+// downloads or reads a document leaves nothing behind.
 func TestLargeDocumentSpoolsToTempFile(t *testing.T) {
 	doc := bytes.Repeat([]byte(xmlDoc), 200) // ~40 KB
 	srv, _ := serve(t, content(doc))
@@ -245,8 +249,15 @@ func TestLargeDocumentSpoolsToTempFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if files, _ := os.ReadDir(dir); len(files) != 1 {
-		t.Fatalf("%d files in TempDir while the body is open, want 1", len(files))
+	sf, ok := body.(*spoolFile)
+	if !ok {
+		t.Fatalf("the body is a %T, want a spooled file", body)
+	}
+	if fi, err := sf.f.Stat(); err != nil || fi.Size() != int64(len(doc)) || fi.Sys().(*syscall.Stat_t).Nlink != 0 {
+		t.Fatalf("the spool file: %v, %v; want %d bytes and no name", fi, err, len(doc))
+	}
+	if files, _ := os.ReadDir(dir); len(files) != 0 {
+		t.Fatalf("%d files in TempDir while the body is open, want none (the spool has no name)", len(files))
 	}
 	if got := readAll(t, body); !bytes.Equal(got, doc) {
 		t.Errorf("read %d bytes, want the %d served", len(got), len(doc))

@@ -2,14 +2,15 @@ package source
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"os"
 )
 
 // spool holds a document while it downloads: in memory up to a limit, then
 // in a temporary file, so that a large document costs disk rather than RAM.
-// A spool is used by one goroutine.
+// The file is unlinked as soon as it is created and used through its open
+// descriptor only: whatever ends the process (kill -9 included), nothing
+// is left in the temporary directory. A spool is used by one goroutine.
 type spool struct {
 	memLimit int64
 	dir      string
@@ -29,6 +30,10 @@ func (s *spool) Write(p []byte) (int, error) {
 		}
 		f, err := os.CreateTemp(s.dir, "resync-dest-doc-*")
 		if err != nil {
+			return 0, &spoolError{err: err}
+		}
+		if err := os.Remove(f.Name()); err != nil {
+			f.Close()
 			return 0, &spoolError{err: err}
 		}
 		s.file = f
@@ -61,7 +66,7 @@ func (s *spool) reset() error {
 }
 
 // open hands the content over as a reader; the spool is empty afterwards.
-// Closing the reader removes the temporary file.
+// Closing the reader frees the temporary file's space.
 func (s *spool) open() (io.ReadCloser, error) {
 	if s.file == nil {
 		b := s.mem.Bytes()
@@ -77,7 +82,7 @@ func (s *spool) open() (io.ReadCloser, error) {
 	return f, nil
 }
 
-// discard drops the content and removes the temporary file.
+// discard drops the content and frees the temporary file.
 func (s *spool) discard() {
 	s.mem = bytes.Buffer{}
 	if s.file != nil {
@@ -93,12 +98,11 @@ type spoolError struct{ err error }
 func (e *spoolError) Error() string { return "spool document: " + e.err.Error() }
 func (e *spoolError) Unwrap() error { return e.err }
 
-// spoolFile is a spooled document open for reading; Close removes it.
+// spoolFile is a spooled document open for reading; its file has no name
+// left, so Close frees it.
 type spoolFile struct{ f *os.File }
 
 func (f *spoolFile) Read(p []byte) (int, error) { return f.f.Read(p) }
 
-// Close closes and removes the file.
-func (f *spoolFile) Close() error {
-	return errors.Join(f.f.Close(), os.Remove(f.f.Name()))
-}
+// Close closes the file, which frees its space.
+func (f *spoolFile) Close() error { return f.f.Close() }
