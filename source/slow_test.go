@@ -100,10 +100,10 @@ func TestRateFloorIgnoresTheConsumer(t *testing.T) {
 }
 
 // A body that flows well above the floor for many windows completes:
-// 4 KiB every 10 ms against a floor of 1 KiB/s over 100 ms windows; spare
+// 4 KiB every 10 ms against a floor of 1 KiB/s over 200 ms windows; spare
 // attempts absorb a scheduling stall on a loaded machine.
 func TestSteadyBodyPassesTheFloor(t *testing.T) {
-	const chunks = 60
+	const chunks = 100
 	srv, _ := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		for range chunks {
 			if _, err := w.Write(pattern(4096)); err != nil {
@@ -114,7 +114,7 @@ func TestSteadyBodyPassesTheFloor(t *testing.T) {
 		}
 	})
 	c := newClient(t, func(o *Options) {
-		o.MinRate, o.MinRateWindow = 1024, 100*time.Millisecond
+		o.MinRate, o.MinRateWindow = 1024, 200*time.Millisecond
 		o.MaxAttempts = 3
 	})
 	got, err := c.Download(context.Background(), resourcesync.Fetch{URL: srv.URL, Length: chunks * 4096, HasLength: true}, &memSink{})
