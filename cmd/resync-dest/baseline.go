@@ -111,10 +111,15 @@ func progressMode(o syncOptions, d *deps) string {
 }
 
 // outcome turns a finished job into the command's error: the job's own
-// error, else exit 3 when some resources failed.
+// error (exit 3 rather than 5 when the mirror changed before the Source
+// became unavailable: see changedBeforeUnavailable), else exit 3 when
+// some resources failed.
 func outcome(rep *agent.Report, err error) error {
-	if err != nil || rep == nil {
+	if rep == nil {
 		return err
+	}
+	if err != nil {
+		return changedBeforeUnavailable(err, rep.Counts, rep.DryRun)
 	}
 	if rep.Counts.Failed > 0 {
 		return &exitError{code: exitPartial, silent: true, err: fmt.Errorf(

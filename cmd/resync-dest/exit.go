@@ -29,7 +29,8 @@ const exitCodesHelp = `EXIT STATUS:
    0    done; the mirror holds what the Source advertised
    1    fatal error (nothing more could be done)
    2    usage or configuration error
-   3    partial: the run finished but some resources failed; they are recorded and retried next run
+   3    partial: the run finished but some resources failed, or the Source became unavailable
+        after files were written; what was done is recorded and kept, the rest retried next run
    4    audit found differences
    5    temporary: the Source could not be reached or kept failing; nothing was changed
    6    another run holds this mirror's lock
@@ -101,6 +102,20 @@ func gravest(errs []error, sig os.Signal) int {
 		}
 	}
 	return worst
+}
+
+// changedBeforeUnavailable gives a run that the Source's unavailability
+// ended (the circuit breaker, a list that could no longer be read) exit 3
+// instead of 5 when it changed the mirror first: 5 says "nothing was
+// changed", and the files written or removed are recorded and kept. A
+// graver status (a local fault, a safety stop, an interruption) stands, as
+// does 5 for a dry run or a run that changed nothing.
+func changedBeforeUnavailable(err error, c resourcesync.Counts, dryRun bool) error {
+	changed := c.Created + c.Updated + c.Deleted
+	if err == nil || dryRun || changed == 0 || exitCode(err, nil) != exitUnavailable {
+		return err
+	}
+	return &exitError{code: exitPartial, err: fmt.Errorf("%w (the run had written or removed %d files, which are kept and recorded)", err, changed)}
 }
 
 // isSilent reports whether the error was already reported to the user.
