@@ -38,7 +38,7 @@ func (d *discoverer) checkDocs(ctx context.Context, s *SetInfo) error {
 		if !checkedAtDiscovery(doc.Capability) {
 			continue
 		}
-		p, err := d.open(ctx, doc.URL)
+		p, err := d.open(ctx, doc.URL, checked)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()

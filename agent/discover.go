@@ -25,18 +25,49 @@ var ErrNotResourceSync = errors.New("no ResourceSync Source found")
 // DiscoverOptions bound discovery.
 type DiscoverOptions struct {
 	Limits resourcesync.Limits
-	// MaxDocuments bounds the documents fetched (a loop or a hostile Source
-	// cannot make discovery run on).
-	MaxDocuments int
+	// The documents fetched are bounded per kind, so that a loop or a
+	// hostile Source cannot make discovery run on, while a Source with
+	// many sets is read whole: MaxProbes bounds the pages looked at to
+	// find the Source (the URL given, the well-known URI, robots.txt and
+	// its Sitemaps, rel="index" climbs); MaxDescriptions the Source
+	// Descriptions and their index parts; MaxCapabilityLists the
+	// Capability Lists (and their index parts) - one per set; MaxChecked
+	// the dumps and archives whose header is checked (past it, the rest
+	// are warned about, unchecked).
+	MaxProbes          int
+	MaxDescriptions    int
+	MaxCapabilityLists int
+	MaxChecked         int
 	// MaxDocumentBytes bounds a document kept for discovery (Source
 	// Descriptions and Capability Lists are small).
 	MaxDocumentBytes int64
 }
 
-// DefaultDiscoverOptions are generous for real Sources.
+// DefaultDiscoverOptions are generous for real Sources: 50 probes, 100
+// Source Description documents, 10,000 sets and as many checked
+// documents.
 func DefaultDiscoverOptions() DiscoverOptions {
-	return DiscoverOptions{MaxDocuments: 200, MaxDocumentBytes: 16 << 20}
+	return DiscoverOptions{MaxProbes: 50, MaxDescriptions: 100, MaxCapabilityLists: 10_000, MaxChecked: 10_000, MaxDocumentBytes: 16 << 20}
 }
+
+// docKind is what a document is fetched as, for the per-kind bounds.
+type docKind int
+
+const (
+	probe docKind = iota
+	description
+	capabilityList
+	checked
+	kinds
+)
+
+func (k docKind) String() string {
+	return [kinds]string{"pages while looking for the Source", "Source Description documents", "Capability List documents", "dumps and archives to check"}[k]
+}
+
+// ErrTooManyDocuments: discovery reached its bound on documents of one
+// kind (DiscoverOptions): a loop, or a Source far larger than the bound.
+var ErrTooManyDocuments = errors.New("too many documents")
 
 // wellKnownPath is the Source Description's well-known URI (§6.3.2).
 const wellKnownPath = "/.well-known/resourcesync"
@@ -63,9 +94,17 @@ func Discover(ctx context.Context, f Fetcher, start string, opts DiscoverOptions
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("discover %q: want an http or https URL", start)
 	}
-	if opts.MaxDocuments <= 0 || opts.MaxDocumentBytes <= 0 {
-		d := DefaultDiscoverOptions()
-		opts.MaxDocuments, opts.MaxDocumentBytes = d.MaxDocuments, d.MaxDocumentBytes
+	def := DefaultDiscoverOptions()
+	for _, f := range []struct{ v, d *int }{
+		{&opts.MaxProbes, &def.MaxProbes}, {&opts.MaxDescriptions, &def.MaxDescriptions},
+		{&opts.MaxCapabilityLists, &def.MaxCapabilityLists}, {&opts.MaxChecked, &def.MaxChecked},
+	} {
+		if *f.v <= 0 {
+			*f.v = *f.d
+		}
+	}
+	if opts.MaxDocumentBytes <= 0 {
+		opts.MaxDocumentBytes = def.MaxDocumentBytes
 	}
 	d := &discoverer{f: f, opts: opts, res: &Discovery{Start: start}, cache: map[string]*page{}}
 	err = d.run(ctx, u)
@@ -80,7 +119,7 @@ type discoverer struct {
 	opts    DiscoverOptions
 	res     *Discovery
 	cache   map[string]*page // by requested and final URL
-	fetched int
+	fetched [kinds]int
 }
 
 // page is a fetched document, kept whole (discovery documents are small).
@@ -124,15 +163,20 @@ func (d *discoverer) warn(format string, args ...any) {
 	d.res.Warnings = append(d.res.Warnings, fmt.Sprintf(format, args...))
 }
 
-// open fetches a document (once per URL) and keeps it.
-func (d *discoverer) open(ctx context.Context, u string) (*page, error) {
+// max is the bound on documents of kind k.
+func (d *discoverer) max(k docKind) int {
+	return [kinds]int{d.opts.MaxProbes, d.opts.MaxDescriptions, d.opts.MaxCapabilityLists, d.opts.MaxChecked}[k]
+}
+
+// open fetches a document of kind k (once per URL) and keeps it.
+func (d *discoverer) open(ctx context.Context, u string, k docKind) (*page, error) {
 	if p, ok := d.cache[u]; ok {
 		return p, nil
 	}
-	if d.fetched >= d.opts.MaxDocuments {
-		return nil, fmt.Errorf("discovery fetched %d documents without finishing; giving up at %s", d.fetched, u)
+	if d.fetched[k] >= d.max(k) {
+		return nil, fmt.Errorf("discovery read %d %s without finishing; giving up at %s: %w", d.fetched[k], k, u, ErrTooManyDocuments)
 	}
-	d.fetched++
+	d.fetched[k]++
 	final, header, body, err := d.f.OpenDocument(ctx, u)
 	if err != nil {
 		return nil, err
@@ -165,18 +209,20 @@ func (d *discoverer) header(p *page) (*resourcesync.Header, bool, error) {
 	return h, true, nil
 }
 
-// opener serves Walk from the cache.
-func (d *discoverer) opener(ctx context.Context, u string) (string, io.ReadCloser, error) {
-	p, err := d.open(ctx, u)
-	if err != nil {
-		return "", nil, err
+// opener serves Walk documents of kind k from the cache.
+func (d *discoverer) opener(k docKind) resourcesync.Opener {
+	return func(ctx context.Context, u string) (string, io.ReadCloser, error) {
+		p, err := d.open(ctx, u, k)
+		if err != nil {
+			return "", nil, err
+		}
+		return p.url, io.NopCloser(bytes.NewReader(p.body)), nil
 	}
-	return p.url, io.NopCloser(bytes.NewReader(p.body)), nil
 }
 
 func (d *discoverer) tryWellKnown(ctx context.Context, root *url.URL) (bool, error) {
 	wk := root.ResolveReference(&url.URL{Path: wellKnownPath}).String()
-	p, err := d.open(ctx, wk)
+	p, err := d.open(ctx, wk, probe)
 	if err != nil {
 		if errors.Is(err, resourcesync.ErrUnavailable) {
 			return false, err
@@ -200,7 +246,7 @@ func (d *discoverer) tryWellKnown(ctx context.Context, root *url.URL) (bool, err
 
 // tryStart looks at the URL the user gave.
 func (d *discoverer) tryStart(ctx context.Context, start string) (bool, error) {
-	p, err := d.open(ctx, start)
+	p, err := d.open(ctx, start, probe)
 	if err != nil {
 		if errors.Is(err, resourcesync.ErrUnavailable) {
 			return false, err
@@ -245,7 +291,7 @@ func (d *discoverer) tryStart(ctx context.Context, start string) (bool, error) {
 
 func (d *discoverer) tryRobots(ctx context.Context, root *url.URL) (bool, error) {
 	robots := root.ResolveReference(&url.URL{Path: "/robots.txt"}).String()
-	p, err := d.open(ctx, robots)
+	p, err := d.open(ctx, robots, probe)
 	if err != nil {
 		if errors.Is(err, resourcesync.ErrUnavailable) {
 			return false, err
@@ -260,7 +306,7 @@ func (d *discoverer) tryRobots(ctx context.Context, root *url.URL) (bool, error)
 	found := false
 	for _, m := range maps {
 		m = resourcesync.Resolve(p.url, m)
-		sp, err := d.open(ctx, m)
+		sp, err := d.open(ctx, m, probe)
 		if err != nil {
 			d.tried("%s (Sitemap in robots.txt): %v", m, err)
 			continue
@@ -317,7 +363,7 @@ func (d *discoverer) climbToCapabilityList(ctx context.Context, p *page, h *reso
 			return "", fmt.Errorf("%s: rel=\"index\" links loop back to %s", p.url, next)
 		}
 		seen[next] = true
-		np, err := d.open(ctx, next)
+		np, err := d.open(ctx, next, probe)
 		if err != nil {
 			return "", fmt.Errorf("follow rel=\"index\" of %s: %w", p.url, err)
 		}
@@ -341,7 +387,7 @@ func (d *discoverer) climbToCapabilityList(ctx context.Context, p *page, h *reso
 // Description, which names every set; without one, the set found is the
 // Source's only known set.
 func (d *discoverer) fromCapabilityListURL(ctx context.Context, clURL string) error {
-	p, err := d.open(ctx, clURL)
+	p, err := d.open(ctx, clURL, capabilityList)
 	if err != nil {
 		return fmt.Errorf("open Capability List %s: %w", clURL, err)
 	}
@@ -365,7 +411,7 @@ func (d *discoverer) fromCapabilityListURL(ctx context.Context, clURL string) er
 	if d.res.SourceDescription != "" && d.res.SourceDescription == sd {
 		return nil // already read: it names this set
 	}
-	sp, err := d.open(ctx, sd)
+	sp, err := d.open(ctx, sd, description)
 	if err != nil {
 		if errors.Is(err, resourcesync.ErrUnavailable) {
 			return err
@@ -398,7 +444,7 @@ func (d *discoverer) fromSourceDescription(ctx context.Context, sdURL, via strin
 		d.res.SourceDescription = sdURL
 	}
 	var cls []string
-	h, err := resourcesync.Walk(ctx, d.opener, sdURL, resourcesync.CapDescription, resourcesync.WalkOptions{Limits: d.opts.Limits},
+	h, err := resourcesync.Walk(ctx, d.opener(description), sdURL, resourcesync.CapDescription, resourcesync.WalkOptions{Limits: d.opts.Limits},
 		func(_ *resourcesync.Part, e *resourcesync.Entry) error {
 			if e.MD.Capability != "" && e.MD.Capability != resourcesync.CapCapabilityList {
 				d.warn("Source Description %s lists %s as a %s; only Capability Lists belong there (skipped)", sdURL, e.Loc, e.MD.Capability.Name())
@@ -443,7 +489,7 @@ func (d *discoverer) addSet(ctx context.Context, clURL, sdURL string) error {
 	s := &SetInfo{CapabilityList: clURL}
 	d.res.Sets = append(d.res.Sets, s)
 	seen := map[resourcesync.Capability]string{}
-	h, err := resourcesync.Walk(ctx, d.opener, clURL, resourcesync.CapCapabilityList, resourcesync.WalkOptions{Limits: d.opts.Limits},
+	h, err := resourcesync.Walk(ctx, d.opener(capabilityList), clURL, resourcesync.CapCapabilityList, resourcesync.WalkOptions{Limits: d.opts.Limits},
 		func(_ *resourcesync.Part, e *resourcesync.Entry) error {
 			c := e.MD.Capability
 			if c == "" {
@@ -463,7 +509,7 @@ func (d *discoverer) addSet(ctx context.Context, clURL, sdURL string) error {
 			return nil
 		})
 	if err != nil {
-		if errors.Is(err, resourcesync.ErrUnavailable) || ctx.Err() != nil {
+		if errors.Is(err, resourcesync.ErrUnavailable) || errors.Is(err, ErrTooManyDocuments) || ctx.Err() != nil {
 			return err
 		}
 		s.Err = fmt.Errorf("read Capability List %s: %w", clURL, err)

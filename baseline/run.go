@@ -215,6 +215,9 @@ func (r *run) produce(ctx context.Context, jobs chan<- job) error {
 				return errDrained
 			}
 			r.opts.Progress.Listed()
+			if e.BadLastMod != "" {
+				r.d.Log.Warn().Str("uri", e.Loc).Str("lastmod", e.BadLastMod).Msg("lastmod is not a W3C datetime; the resource is treated as if it had none")
+			}
 			if pending = append(pending, e); len(pending) < lookupBatch {
 				return nil
 			}

@@ -26,6 +26,17 @@ var ErrDatetime = errors.New("bad datetime")
 // are dropped. An instant outside the years 0000-9999 in UTC (which an
 // offset can make of 9999-12-31 or 0000-01-01) is refused, since it could
 // not be written back. Every error wraps ErrDatetime and quotes s.
+//
+// What the profile leaves open is decided as RFC 3339 (the Internet
+// profile of ISO 8601 the W3C note follows) does: "t" and "z" may be lower
+// case, and a leap second, hh:mm:60, is accepted where one can occur - at
+// 23:59:60 UTC, offsets applied - as the last nanosecond of that minute
+// (23:59:59.999999999Z), which keeps it in order with its neighbours. Every
+// year from 0000 is accepted; the first instant of year 1
+// (0001-01-01T00:00:00Z, and 0001, 0001-01, 0001-01-01) is read as one
+// nanosecond later, because Go's zero time, which it is, means "no time"
+// throughout resync-dest (an absent lastmod): read as itself, a copy with
+// that lastmod would never be found in step.
 func ParseDatetime(s string) (time.Time, error) {
 	return parseDatetimeOf(s)
 }
@@ -60,7 +71,11 @@ func parseDatetime[T ~string | ~[]byte](s T) (time.Time, error) {
 	hour, min, sec, nsec := 0, 0, 0, 0
 	offset := 0
 	if p.err == nil && p.more() {
-		p.expect('T', "'T' before the time")
+		if p.peek() == 't' {
+			p.i++ // RFC 3339 §5.6: "T" may be lower case
+		} else {
+			p.expect('T', "'T' before the time")
+		}
 		hour = p.digits(2, "hour")
 		p.expect(':', "':' after the hour")
 		min = p.digits(2, "minute")
@@ -89,15 +104,25 @@ func parseDatetime[T ~string | ~[]byte](s T) (time.Time, error) {
 		return time.Time{}, dtErr("hour out of range")
 	case min > 59:
 		return time.Time{}, dtErr("minute out of range")
-	case sec > 59:
+	case sec > 60:
 		return time.Time{}, dtErr("second out of range")
+	}
+	leap := sec == 60
+	if leap {
+		sec, nsec = 59, 999_999_999
 	}
 	t := time.Date(year, time.Month(month), day, hour, min, sec, nsec, time.UTC)
 	t = t.Add(-time.Duration(offset) * time.Second)
+	if leap && (t.Hour() != 23 || t.Minute() != 59) {
+		return time.Time{}, dtErr("second out of range (60 is a leap second, only at 23:59:60 UTC)")
+	}
 	if y := t.Year(); y < 0 || y > 9999 {
 		// An offset can push 0000-01-01 or 9999-12-31 out of the
 		// four-digit years: such an instant could not be written back.
 		return time.Time{}, dtErr("outside the years 0000-9999 in UTC")
+	}
+	if t.IsZero() {
+		t = t.Add(time.Nanosecond) // see ParseDatetime: zero means "no time"
 	}
 	return t, nil
 }
@@ -167,7 +192,7 @@ func (p *dtParser[T]) zone() int {
 		return 0
 	}
 	switch c := p.peek(); c {
-	case 'Z':
+	case 'Z', 'z': // RFC 3339 §5.6: "Z" may be lower case
 		p.i++
 		return 0
 	case '+', '-':

@@ -35,6 +35,7 @@ type entryDump struct {
 	Line       int        `json:"line,omitempty"`
 	Loc        string     `json:"loc"`
 	LastMod    string     `json:"lastmod,omitempty"`
+	BadLastMod string     `json:"bad_lastmod,omitempty"`
 	ChangeFreq string     `json:"changefreq,omitempty"`
 	MD         *mdDump    `json:"md,omitempty"`
 	Links      []linkDump `json:"links,omitempty"`
@@ -112,7 +113,7 @@ func dump(t testing.TB, d *Document, err error, withLines bool) []byte {
 		out.Links = dumpLinks(d.Links)
 		for i := range d.Entries {
 			e := &d.Entries[i]
-			ed := entryDump{Loc: e.Loc, LastMod: dumpTime(e.LastMod), ChangeFreq: e.ChangeFreq, Links: dumpLinks(e.Links)}
+			ed := entryDump{Loc: e.Loc, LastMod: dumpTime(e.LastMod), BadLastMod: e.BadLastMod, ChangeFreq: e.ChangeFreq, Links: dumpLinks(e.Links)}
 			if withLines {
 				ed.Line = e.Line
 			}

@@ -59,7 +59,9 @@ func (r *Reader) entry() (*Entry, error) {
 				return nil, err
 			}
 			if e.LastMod, err = parseDatetimeOf(v); err != nil {
-				return nil, r.wrapAt(fmt.Errorf("<lastmod>: %w", err), line, r.n)
+				// One bad lastmod is the entry's problem, not the
+				// document's: the entry is used without it.
+				e.BadLastMod = string(v)
 			}
 		case elChangeFreq:
 			if hasFreq {
@@ -76,7 +78,7 @@ func (r *Reader) entry() (*Entry, error) {
 				return nil, r.errorf(line, r.n, ErrAttribute, "more than one rs:md in an entry (it is not repeatable)")
 			}
 			e.HasMD = true
-			if err := r.metadata(&e.MD); err != nil {
+			if err := r.metadata(&e.MD, true); err != nil {
 				return nil, r.wrapAt(err, line, r.n)
 			}
 			if err := s.skip(); err != nil {
@@ -158,8 +160,11 @@ func (r *Reader) elementText(what string) ([]byte, error) {
 }
 
 // metadata decodes the attributes of the rs:md whose start tag was the last
-// event into md. The error says which attribute is wrong and how.
-func (r *Reader) metadata(md *Metadata) error {
+// event into md. The error says which attribute is wrong and how. In an
+// entry (inEntry), a hash attribute that does not parse is kept as a
+// MalformedFixity rather than failing the document: it fails its own
+// entry only, when the entry's bytes are to be verified.
+func (r *Reader) metadata(md *Metadata, inEntry bool) error {
 	for i := range r.s.attrs {
 		a := &r.s.attrs[i]
 		if a.space != "" {
@@ -181,6 +186,9 @@ func (r *Reader) metadata(md *Metadata) error {
 			md.Change = Change(intern(&r.cache.change, v))
 		case "hash":
 			md.Hash, err = ParseHash(string(v))
+			if err != nil && inEntry {
+				md.Hash, err = MalformedFixity(string(v)), nil
+			}
 		case "length":
 			md.Length, err = parseLength(v)
 			md.HasLength = true

@@ -80,8 +80,9 @@ func KnownAlg(alg string) (string, bool) {
 // whitespace. Digests of known algorithms must be hex of the right length
 // and are lower-cased; digests of unknown algorithms are kept exactly as
 // given (they may be in another encoding), with the algorithm name
-// lower-cased. An algorithm given twice, under any of its names, is an
-// error. An empty attribute is an empty Fixity. Every error wraps ErrHash.
+// lower-cased. An algorithm given twice, under any of its names, with two
+// different digests is an error; the same digest twice is one digest. An
+// empty attribute is an empty Fixity. Every error wraps ErrHash.
 func ParseHash(s string) (Fixity, error) {
 	// Most attributes have one or two digests: gather them on the stack
 	// and allocate once, exactly.
@@ -118,8 +119,11 @@ func ParseHash(s string) (Fixity, error) {
 		} else {
 			alg = strings.ToLower(alg)
 		}
-		if _, dup := f.Get(alg); dup {
-			return nil, fmt.Errorf("%w %q: %s given twice", ErrHash, s, alg)
+		if prev, dup := f.Get(alg); dup {
+			if prev == digest {
+				continue
+			}
+			return nil, fmt.Errorf("%w %q: %s given twice, with different digests", ErrHash, s, alg)
 		}
 		f = append(f, Digest{Alg: alg, Hex: digest})
 	}
@@ -234,8 +238,30 @@ const hexClass = "" +
 	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
 	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
 
-// String is the hash attribute form of f.
+// MalformedFixity is what an entry's hash attribute that does not parse
+// reads as (the attribute as given, in one Digest with no algorithm): the
+// entry stays in its document, and its bytes can never be verified -
+// NewVerifier's Verify and the HTTP client refuse it with Err.
+func MalformedFixity(attr string) Fixity { return Fixity{{Hex: attr}} }
+
+// Err is the error of a Fixity read from a malformed hash attribute
+// (MalformedFixity), wrapping ErrHash; nil for any other.
+func (f Fixity) Err() error {
+	if len(f) != 1 || f[0].Alg != "" {
+		return nil
+	}
+	_, err := ParseHash(f[0].Hex)
+	if err == nil {
+		err = fmt.Errorf("%w %q", ErrHash, f[0].Hex)
+	}
+	return fmt.Errorf("the hash attribute cannot be used, so the bytes could not be verified: %w", err)
+}
+
+// String is the hash attribute form of f; empty for a malformed one.
 func (f Fixity) String() string {
+	if f.Err() != nil {
+		return ""
+	}
 	var b strings.Builder
 	for i, d := range f {
 		if i > 0 {
@@ -409,8 +435,12 @@ func (v *Verifier) Sums() Fixity {
 
 // Verify compares what was written with the Source's length and every
 // digest it can compute; it returns nil or a *MismatchError naming every
-// difference.
+// difference - or, when the Source's hash attribute was malformed
+// (MalformedFixity), its error: such bytes can never be verified.
 func (v *Verifier) Verify() error {
+	if err := v.want.Err(); err != nil {
+		return err
+	}
 	var ms []Mismatch
 	if v.hasLength && v.n != v.length {
 		ms = append(ms, Mismatch{Alg: "length", Want: fmt.Sprint(v.length), Got: fmt.Sprint(v.n)})

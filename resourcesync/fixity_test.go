@@ -58,10 +58,35 @@ var hashCases = []struct {
 	{in: "md5:", err: "is not algorithm:digest"},
 	// Only XML white space separates: a no-break space does not.
 	{in: "md5:" + md5Hex + "\u00a0sha-1:" + sha1Hex, err: "md5 digest has"},
-	// Duplicates, under any name.
-	{in: "md5:" + md5Hex + " md5:" + md5Hex, err: "md5 given twice"},
-	{in: "sha256:" + sha256Hex + " sha-256:" + sha256Hex, err: "sha-256 given twice"},
+	// An algorithm twice, under any name: one digest when they agree, an
+	// error when they differ.
+	{in: "md5:" + md5Hex + " md5:" + md5Hex, want: "md5:" + md5Hex},
+	{in: "sha256:" + sha256Hex + " sha-256:" + strings.ToUpper(sha256Hex), want: "sha-256:" + sha256Hex},
+	{in: "md5:" + md5Hex + " md5:" + strings.Repeat("0", 32), err: "md5 given twice, with different digests"},
 	{in: "foo:a FOO:b", err: "foo given twice"},
+}
+
+// TestMalformedFixity: an entry's hash attribute that does not parse is
+// kept as a Fixity that cannot be verified, which says why.
+func TestMalformedFixity(t *testing.T) {
+	for _, attr := range []string{"md5:", "md5:" + md5Hex + " md5:" + strings.Repeat("0", 32), "md5:123"} {
+		f := MalformedFixity(attr)
+		err := f.Err()
+		if !errors.Is(err, ErrHash) || !strings.Contains(err.Error(), "could not be verified") || !strings.Contains(err.Error(), attr) {
+			t.Errorf("MalformedFixity(%q).Err() = %v", attr, err)
+		}
+		if f.Verifiable() || f.String() != "" {
+			t.Errorf("MalformedFixity(%q): verifiable %v, written as %q", attr, f.Verifiable(), f.String())
+		}
+		v := NewVerifier(f, 3, true)
+		v.Write([]byte("abc"))
+		if err := v.Verify(); !errors.Is(err, ErrHash) {
+			t.Errorf("Verify with MalformedFixity(%q) = %v, want ErrHash", attr, err)
+		}
+	}
+	if good, _ := ParseHash("md5:" + md5Hex); good.Err() != nil {
+		t.Errorf("a good Fixity has Err %v", good.Err())
+	}
 }
 
 func TestParseHash(t *testing.T) {

@@ -215,6 +215,13 @@ func readPart(ctx context.Context, r *Reader, final string, hdr *Header, opts Hi
 		}
 		t := e.Time()
 		if t.IsZero() {
+			// Without a time a change cannot be put in order or against
+			// the cursor: unlike a Resource List's, a Change List's bad
+			// lastmod is the document's problem.
+			if e.BadLastMod != "" {
+				_, derr := ParseDatetime(e.BadLastMod)
+				return nil, &ParseError{Doc: final, Line: e.Line, Entry: pos, Err: fmt.Errorf("a change needs a time: <lastmod>: %w", derr)}
+			}
 			return nil, &ParseError{Doc: final, Line: e.Line, Entry: pos, Err: fmt.Errorf("%w: a change needs lastmod (or datetime)", ErrAttribute)}
 		}
 		if !opts.Since.IsZero() && t.Before(opts.Since) {

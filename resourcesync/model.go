@@ -82,8 +82,12 @@ func (l Link) Priority() int {
 
 // Entry is a <url> (in a <urlset>) or <sitemap> (in a <sitemapindex>).
 type Entry struct {
-	Loc        string
-	LastMod    time.Time // zero when absent
+	Loc     string
+	LastMod time.Time // zero when absent (or malformed)
+	// BadLastMod is a <lastmod> that is not a W3C datetime, kept as given
+	// (LastMod is zero then): one bad lastmod does not make its document
+	// unreadable, the entry is used without it, and consumers warn.
+	BadLastMod string
 	ChangeFreq string
 	HasMD      bool // whether the entry had an rs:md element
 	MD         Metadata

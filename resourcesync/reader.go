@@ -202,7 +202,7 @@ func (r *Reader) readHeader() (*Header, error) {
 					return nil, r.errorf(line, 0, ErrAttribute, "more than one top-level rs:md")
 				}
 				hasMD = true
-				if err := r.metadata(&h.MD); err != nil {
+				if err := r.metadata(&h.MD, false); err != nil {
 					return nil, r.wrapAt(err, line, 0)
 				}
 				if err := s.skip(); err != nil {

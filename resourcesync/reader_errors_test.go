@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Lines 1 and 2 of the documents below: the root and its rs:md.
@@ -90,7 +91,6 @@ var readerErrorCases = []struct {
 	{name: "no loc", doc: testHead + testOK + "<url>\n<lastmod>2013-01-01</lastmod>\n</url></urlset>", kind: ErrNoLoc, line: 4, entry: 2, msg: "entry without <loc>", ok: 1},
 	{name: "empty loc", doc: testHead + "<url><loc> \n </loc></url></urlset>", kind: ErrNoLoc, line: 3, entry: 1, msg: "entry with an empty <loc>"},
 	{name: "two locs", doc: testHead + "<url><loc>a</loc>\n<loc>b</loc></url></urlset>", kind: ErrNoLoc, line: 4, entry: 1, msg: "more than one <loc>"},
-	{name: "bad lastmod", doc: testHead + testOK + "<url><loc>a</loc>\n<lastmod>2013-13-01</lastmod></url></urlset>", kind: ErrDatetime, line: 5, entry: 2, msg: `<lastmod>: bad datetime "2013-13-01": month out of range`, ok: 1},
 	{name: "two lastmods", doc: testHead + "<url><loc>a</loc><lastmod>2013</lastmod><lastmod>2014</lastmod></url></urlset>", kind: ErrDatetime, line: 3, entry: 1, msg: "more than one <lastmod>"},
 	{name: "bad at", doc: testRoot + "\n<rs:md capability=\"resourcelist\" at=\"yesterday\"/>", kind: ErrDatetime, line: 2, msg: `at attribute: bad datetime "yesterday"`},
 	{name: "bad from", doc: testHead + "<url><loc>a</loc><rs:md from=\"2013-01-01T00:00\"/></url></urlset>", kind: ErrDatetime, line: 3, entry: 1, msg: "from attribute: bad datetime"},
@@ -101,7 +101,6 @@ var readerErrorCases = []struct {
 	{name: "overflowing length", doc: testHead + "<url><loc>a</loc><rs:md length=\"9223372036854775808\"/></url></urlset>", kind: ErrLength, line: 3, entry: 1, msg: "bad length"},
 	{name: "empty length", doc: testHead + "<url><loc>a</loc><rs:md length=\"\"/></url></urlset>", kind: ErrLength, line: 3, entry: 1, msg: `bad length ""`},
 	{name: "link length", doc: testHead + "<url><loc>a</loc><rs:ln rel=\"x\" href=\"y\" length=\"ten\"/></url></urlset>", kind: ErrLength, line: 3, entry: 1, msg: `bad length "ten"`},
-	{name: "bad hash", doc: testHead + "<url><loc>a</loc>\n<rs:md hash=\"md5:123\"/></url></urlset>", kind: ErrHash, line: 4, entry: 1, msg: `bad hash "md5:123": md5 digest has 3 characters`},
 	{name: "two md in entry", doc: testHead + "<url><loc>a</loc><rs:md change=\"created\"/>\n<rs:md change=\"deleted\"/></url></urlset>", kind: ErrAttribute, line: 4, entry: 1, msg: "more than one rs:md in an entry"},
 	{name: "two top-level md", doc: testHead + "<rs:md capability=\"changelist\"/></urlset>", kind: ErrAttribute, line: 3, msg: "more than one top-level rs:md"},
 	{name: "md after entry", doc: testHead + testOK + "<rs:md capability=\"changelist\"/></urlset>", kind: ErrAttribute, line: 4, msg: "top-level rs:md after the first entry", ok: 1},
@@ -240,5 +239,43 @@ func TestReaderHeaderErrorIsSticky(t *testing.T) {
 		if _, err := r.Next(); err != io.EOF {
 			t.Fatalf("Next = %v, want io.EOF", err)
 		}
+	}
+}
+
+// TestEntryProblemsStayInTheirEntry is issue 22, items 7 and 11 in the
+// parser: a lastmod that is not a W3C datetime, a hash attribute with no
+// digest or an algorithm given twice with two digests, are problems of
+// their entry - kept on it (BadLastMod, a MalformedFixity) - while the
+// entries around them, and the rest of the document, read as usual. A top
+// level at or a bad length still fail the document (TestReaderErrors).
+func TestEntryProblemsStayInTheirEntry(t *testing.T) {
+	doc := testHead + testOK +
+		"<url><loc>http://example.com/lm</loc><lastmod>yesterday</lastmod><rs:md length=\"3\"/></url>\n" +
+		"<url><loc>http://example.com/h1</loc><lastmod>2013-01-01</lastmod><rs:md hash=\"md5:\" length=\"3\"/></url>\n" +
+		"<url><loc>http://example.com/h2</loc><rs:md hash=\"md5:" + md5Hex + " md5:" + strings.Repeat("0", 32) + "\"/></url>\n" +
+		"<url><loc>http://example.com/leap</loc><lastmod>2016-12-31t23:59:60z</lastmod></url>\n" +
+		testOK + "</urlset>"
+	es, err := ReadDocument(strings.NewReader(doc), "http://example.com/list.xml", Limits{})
+	if err != nil {
+		t.Fatalf("one entry's problem failed the document: %v", err)
+	}
+	if len(es.Entries) != 6 {
+		t.Fatalf("%d entries, want 6", len(es.Entries))
+	}
+	lm, h1, h2, leap := es.Entries[1], es.Entries[2], es.Entries[3], es.Entries[4]
+	if lm.BadLastMod != "yesterday" || !lm.LastMod.IsZero() || !lm.MD.HasLength || lm.MD.Length != 3 {
+		t.Errorf("bad lastmod entry: %+v", lm)
+	}
+	if h1.MD.Hash.Err() == nil || h1.LastMod.IsZero() || h1.MD.Length != 3 || h1.BadLastMod != "" {
+		t.Errorf("md5: entry: %+v", h1)
+	}
+	if err := h2.MD.Hash.Err(); err == nil || !strings.Contains(err.Error(), "given twice, with different digests") {
+		t.Errorf("twice entry: %v", err)
+	}
+	if leap.LastMod.Format(time.RFC3339Nano) != "2016-12-31T23:59:59.999999999Z" {
+		t.Errorf("leap second lastmod = %v", leap.LastMod)
+	}
+	if es.Entries[0].BadLastMod != "" || es.Entries[5].MD.Hash.Err() != nil {
+		t.Errorf("good entries carry problems: %+v %+v", es.Entries[0], es.Entries[5])
 	}
 }

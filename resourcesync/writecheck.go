@@ -41,6 +41,14 @@ func checkEntry(e *Entry) error {
 	if err := checkTime("lastmod", e.LastMod); err != nil {
 		return err
 	}
+	if e.BadLastMod != "" {
+		if err := checkValue("lastmod", e.BadLastMod); err != nil {
+			return err
+		}
+		if _, err := ParseDatetime(e.BadLastMod); err == nil || !e.LastMod.IsZero() {
+			return fmt.Errorf("bad lastmod %q would read back otherwise", e.BadLastMod)
+		}
+	}
 	if err := checkMD(&e.MD); err != nil {
 		return fmt.Errorf("rs:md: %w", err)
 	}
@@ -139,9 +147,20 @@ func checkTime(name string, t time.Time) error {
 	return nil
 }
 
-// checkHash makes sure the hash attribute reads back as f.
+// checkHash makes sure the hash attribute reads back as f: a
+// MalformedFixity as itself, which an entry's rs:md does.
 func checkHash(f Fixity) error {
 	if len(f) == 0 {
+		return nil
+	}
+	if f.Err() != nil {
+		raw := f[0].Hex
+		if err := checkValue("hash", raw); err != nil {
+			return err
+		}
+		if raw == "" {
+			return errors.New("an empty malformed hash would read back as no hash")
+		}
 		return nil
 	}
 	back, err := ParseHash(f.String())

@@ -110,6 +110,10 @@ func (wr *Writer) Entry(e *Entry) error {
 		wr.str("    <lastmod>")
 		wr.str(FormatDatetime(e.LastMod))
 		wr.str("</lastmod>\n")
+	} else if e.BadLastMod != "" { // kept as given, as it was read
+		wr.str("    <lastmod>")
+		wr.text(e.BadLastMod)
+		wr.str("</lastmod>\n")
 	}
 	if e.ChangeFreq != "" {
 		wr.str("    <changefreq>")
@@ -177,7 +181,9 @@ func (wr *Writer) md(m *Metadata) {
 	wr.timeAttr("from", m.From)
 	wr.timeAttr("until", m.Until)
 	wr.timeAttr("datetime", m.Datetime)
-	if len(m.Hash) > 0 {
+	if m.Hash.Err() != nil {
+		wr.attr("hash", m.Hash[0].Hex) // a MalformedFixity: kept as given
+	} else if len(m.Hash) > 0 {
 		wr.attr("hash", m.Hash.String())
 	}
 	if m.HasLength {

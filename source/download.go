@@ -25,6 +25,9 @@ import (
 // wrapped with the URL. After any error dst may hold rejected bytes; the
 // caller discards them and keeps its old copy.
 //
+// A Fetch whose Hash is a resourcesync.MalformedFixity fails at once with
+// its error (resourcesync.ErrHash), without a request.
+//
 // A Fetch without a length is capped by Options.MaxResourceBytes
 // (ErrTooLarge, not retried). When dst can Reserve space (the mirror's
 // temp files), it is asked for the listed length before the request, else
@@ -35,6 +38,11 @@ import (
 // failure of dst itself ends the download at once, without a retry.
 // Download is safe for concurrent use (with distinct sinks).
 func (c *Client) Download(ctx context.Context, f resourcesync.Fetch, dst resourcesync.Sink) (resourcesync.Fetched, error) {
+	if err := f.Hash.Err(); err != nil {
+		// A malformed hash attribute: whatever came, it could not be
+		// verified, so nothing is asked for.
+		return resourcesync.Fetched{}, fmt.Errorf("get %s: %w", f.URL, err)
+	}
 	var out resourcesync.Fetched
 	header := http.Header{"Accept-Encoding": {"identity"}}
 	if f.ETag != "" {

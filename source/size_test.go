@@ -93,3 +93,14 @@ func TestDownloadReservesBeforeWriting(t *testing.T) {
 }
 
 func c(t *testing.T) *Client { return newClient(t, nil) }
+
+// An entry whose hash attribute was malformed (issue 22, item 11) cannot
+// be verified: Download fails with its error without asking the Source.
+func TestMalformedHashIsNotFetched(t *testing.T) {
+	srv, n := serve(t, content([]byte("abc")))
+	_, err := c(t).Download(context.Background(), resourcesync.Fetch{URL: srv.URL, Hash: resourcesync.MalformedFixity("md5:")}, &memSink{})
+	wantIs(t, err, resourcesync.ErrHash)
+	if !strings.Contains(err.Error(), srv.URL) || n.get() != 0 {
+		t.Errorf("error %q after %d requests, want the URL named and no request", err, n.get())
+	}
+}
