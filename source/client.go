@@ -82,6 +82,8 @@ func New(opts Options) (*Client, error) {
 			headers: headers,
 			origins: origins,
 			limit:   newHostLimiter(opts.PerHost),
+			pace:    newPacer(opts),
+			bw:      newBandwidth(opts.BWLimit),
 			watch:   watchOf(opts),
 		},
 		CheckRedirect: c.checkRedirect,

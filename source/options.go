@@ -96,6 +96,20 @@ type Options struct {
 	// the idle keep-alive connections kept for it.
 	PerHost int
 
+	// TPSLimit bounds the requests that start per second to one host,
+	// across every caller of the Client (documents and bitstreams, every
+	// hop of a redirect), with bursts of TPSBurst (at least 1); zero means
+	// no limit. Whatever it is, a 429 or 503 answer slows the whole host
+	// down (an adaptive delay, doubled by each such answer up to 2s and
+	// eased by the others), and its Retry-After (within MaxRetryWait)
+	// pauses every request to the host.
+	TPSLimit float64
+	TPSBurst int
+	// BWLimit bounds the bytes per second read from every body together;
+	// zero means no limit. Time spent waiting for it never counts against
+	// MinRate.
+	BWLimit int64
+
 	// Logger receives retries (info) and go-retryablehttp's own lines
 	// (debug). The zero Logger logs nothing.
 	Logger zerolog.Logger
@@ -229,6 +243,9 @@ func (o Options) validate() error {
 	}
 	if o.PerHost < 1 {
 		bad("PerHost is %d, want at least 1", o.PerHost)
+	}
+	if o.TPSLimit < 0 || o.TPSBurst < 0 || o.BWLimit < 0 {
+		bad("TPSLimit, TPSBurst and BWLimit must not be negative")
 	}
 	if len(o.Headers) > 0 && len(o.HeaderOrigins) == 0 {
 		bad("Headers are set but HeaderOrigins is empty, so they would never be sent")

@@ -18,6 +18,8 @@ type roundTripper struct {
 	headers http.Header // sent only to origins
 	origins []origin
 	limit   *hostLimiter
+	pace    *pacer
+	bw      *bandwidth // nil: no bandwidth limit
 	watch   watch
 }
 
@@ -25,8 +27,13 @@ type roundTripper struct {
 // for their origins, and watches the body for idleness. The slot is
 // released when the body is closed.
 func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	release, err := t.limit.acquire(req.Context(), hostKey(req.URL))
+	key := hostKey(req.URL)
+	release, err := t.limit.acquire(req.Context(), key)
 	if err != nil {
+		return nil, err
+	}
+	if err := t.pace.wait(req.Context(), key); err != nil {
+		release()
 		return nil, err
 	}
 	// A per-hop context lets the idle watchdog abort this body without
@@ -47,7 +54,12 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		release()
 		return nil, err
 	}
-	resp.Body = newWatchedBody(resp.Body, t.watch, cancel, release)
+	t.pace.observe(key, resp)
+	b := newWatchedBody(resp.Body, t.watch, cancel, release)
+	if t.bw != nil {
+		b.bw, b.ctx = t.bw, ctx
+	}
+	resp.Body = b
 	return resp, nil
 }
 
@@ -109,6 +121,11 @@ type watchedBody struct {
 	// spent waiting in Read.
 	winBytes int64
 	winWait  time.Duration
+
+	// bw, when set, limits the bytes read (of every body of the Client
+	// together); ctx is the hop's, which Close cancels.
+	bw  *bandwidth
+	ctx context.Context
 }
 
 func newWatchedBody(rc io.ReadCloser, w watch, cancel context.CancelFunc, release func()) *watchedBody {
@@ -149,6 +166,13 @@ func (b *watchedBody) Read(p []byte) (int, error) {
 		if serr := b.account(n, time.Since(start)); serr != nil {
 			b.cancel()
 			return n, &bodyError{err: serr}
+		}
+	}
+	if b.bw != nil && n > 0 {
+		// After the read and outside the floor's clock: our own limit
+		// never counts as a slow Source.
+		if werr := b.bw.take(b.ctx, n); werr != nil {
+			return n, &bodyError{err: werr}
 		}
 	}
 	return n, err

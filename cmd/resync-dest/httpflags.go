@@ -1,11 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"net/http"
 	"net/textproto"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,7 +31,34 @@ func httpFlags() []cli.Flag {
 		&cli.StringFlag{Name: "max-document-size", Value: "256MiB", Usage: "refuse a document (or index part) that decodes to more than `SIZE` (the standard allows 50 MB)", EnvVars: []string{"RESYNC_DEST_MAX_DOCUMENT_SIZE"}},
 		&cli.IntFlag{Name: "max-document-entries", Value: int(resourcesync.DefaultLimits().MaxEntries), Usage: "refuse a document (or index part) with more entries (the standard allows 50,000)", EnvVars: []string{"RESYNC_DEST_MAX_DOCUMENT_ENTRIES"}},
 		&cli.DurationFlag{Name: "max-document-time", Value: source.DefaultOptions().MaxDocumentTime, Usage: "give up a document (or index part) not read within this time, retries included (0: no bound)", EnvVars: []string{"RESYNC_DEST_MAX_DOCUMENT_TIME"}},
+		&cli.StringFlag{Name: "tpslimit", Value: "0", Usage: "at most `N` requests per second to each host, across all workers, documents included (0: no limit)", EnvVars: []string{"RESYNC_DEST_TPSLIMIT"}},
+		&cli.IntFlag{Name: "tpslimit-burst", Value: 1, Usage: "requests --tpslimit lets through at once", EnvVars: []string{"RESYNC_DEST_TPSLIMIT_BURST"}},
+		&cli.StringFlag{Name: "bwlimit", Value: "0", Usage: "read at most `RATE` bytes per second in all, such as 1M or 500K (0: no limit)", EnvVars: []string{"RESYNC_DEST_BWLIMIT"}},
+		&cli.StringFlag{Name: "user-agent", Value: defaultUserAgent(), Usage: "the User-Agent of every request", EnvVars: []string{"RESYNC_DEST_USER_AGENT"}},
 	}
+}
+
+// projectURL is where a Source's operator reads what resync-dest is; the
+// default User-Agent names it.
+const projectURL = "https://github.com/resync-dest/resync-dest"
+
+// defaultUserAgent is resync-dest/<version> (+<project URL>), so that a
+// Source can tell who is fetching and where to read about it.
+func defaultUserAgent() string { return userAgent() + " (+" + projectURL + ")" }
+
+// politePerHost is the requests in flight per host when --tpslimit or
+// --bwlimit is set: at most 4, --workers and the whole requests per second
+// allowed (at least 1), so that a limit meant to spare a small server is
+// not undone by a crowd of connections.
+func politePerHost(workers int, tps float64) int {
+	n := 4
+	if workers > 0 {
+		n = min(n, workers)
+	}
+	if tps > 0 {
+		n = min(n, max(1, int(math.Ceil(tps))))
+	}
+	return n
 }
 
 // httpOptions are the parsed HTTP flags.
@@ -55,6 +85,12 @@ type httpOptions struct {
 	// maxSize (--max-size) caps a resource whose list gives no length; 0
 	// keeps the client's default.
 	maxSize int64
+	// Politeness: --tpslimit (0: none) with --tpslimit-burst, --bwlimit
+	// (bytes per second, 0: none), --user-agent ("" keeps the default).
+	tpsLimit  float64
+	tpsBurst  int
+	bwLimit   int64
+	userAgent string
 }
 
 // limits bound the parse of every document: the size and entries of
@@ -102,6 +138,18 @@ func parseHTTPFlags(c flagValues) (httpOptions, error) {
 	if o.maxDocumentTime = c.Duration("max-document-time"); o.maxDocumentTime < 0 {
 		return o, usageErrorf("--max-document-time must not be negative")
 	}
+	if o.tpsLimit, err = strconv.ParseFloat(strings.TrimSpace(c.String("tpslimit")), 64); err != nil || o.tpsLimit < 0 || math.IsInf(o.tpsLimit, 0) || math.IsNaN(o.tpsLimit) {
+		return o, usageErrorf("--tpslimit %q: want a number of requests per second such as 10 or 0.5 (0: no limit)", c.String("tpslimit"))
+	}
+	if o.tpsBurst = c.Int("tpslimit-burst"); o.tpsBurst < 1 {
+		return o, usageErrorf("--tpslimit-burst must be at least 1")
+	}
+	if o.bwLimit, err = parseSize(c.String("bwlimit")); err != nil {
+		return o, usageErrorf("--bwlimit %q: want a rate in bytes per second such as 1M or 500K (0: no limit)", c.String("bwlimit"))
+	}
+	if o.userAgent = strings.TrimSpace(c.String("user-agent")); o.userAgent == "" || strings.ContainsFunc(o.userAgent, func(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f }) {
+		return o, usageErrorf("--user-agent %q: want one line of text", c.String("user-agent"))
+	}
 	return o, nil
 }
 
@@ -115,7 +163,7 @@ func newClient(start string, o httpOptions, d *deps) (*source.Client, error) {
 		return nil, usageErrorf("%q is not an http or https URL", start)
 	}
 	so := source.DefaultOptions()
-	so.UserAgent = userAgent()
+	so.UserAgent = cmp.Or(o.userAgent, defaultUserAgent())
 	so.Headers = o.headers
 	so.HeaderOrigins = []string{u.Scheme + "://" + u.Host}
 	so.Hosts = resourcesync.NewScope([]string{start}, o.allowHosts)
@@ -123,6 +171,10 @@ func newClient(start string, o httpOptions, d *deps) (*source.Client, error) {
 	so.InsecureSkipVerify = o.insecure
 	so.MaxRetryWait = o.maxRetryWait
 	so.PerHost = max(so.PerHost, o.perHost)
+	so.TPSLimit, so.TPSBurst, so.BWLimit = o.tpsLimit, o.tpsBurst, o.bwLimit
+	if o.tpsLimit > 0 || o.bwLimit > 0 {
+		so.PerHost = politePerHost(o.perHost, o.tpsLimit)
+	}
 	so.MinRetryWait = min(so.MinRetryWait, so.MaxRetryWait)
 	so.MinRate, so.MinRateWindow = o.minRate, o.minRateWindow
 	so.MaxDocumentTime = o.maxDocumentTime
