@@ -35,6 +35,7 @@ document is malformed (the message names the URL and the cause), 5 when the Sour
 not be reached.`,
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON document on stdout"},
+			&cli.StringSliceFlag{Name: "allow-host", Usage: "also follow redirects to `HOST` (repeatable; default: the host of URL only)", EnvVars: []string{"RESYNC_DEST_ALLOW_HOST"}},
 		}, httpFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
@@ -44,6 +45,7 @@ not be reached.`,
 			if err != nil {
 				return err
 			}
+			h.allowHosts = c.StringSlice("allow-host")
 			return runDiscover(c.Context, discoverOptions{url: c.Args().First(), json: c.Bool("json"), http: h}, d)
 		},
 	}

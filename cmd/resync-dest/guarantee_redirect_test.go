@@ -230,3 +230,19 @@ func selfSignedCert(t *testing.T, host string) (tls.Certificate, []byte) {
 	}
 	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
 }
+
+// A URL that redirects to another host - example.org to www.example.org is
+// the common case - is followed only with --allow-host, discover included;
+// without it the refusal says what to allow.
+func TestDiscoverRedirectToAnotherHostNeedsAllowHost(t *testing.T) {
+	src, _ := served(t, nil)
+	front := httptest.NewServer(http.RedirectHandler(src.SourceDescriptionURL(), http.StatusMovedPermanently))
+	t.Cleanup(front.Close)
+	u, _ := url.Parse(src.URL())
+	r := runCLI(t, args([]string{"discover"}, front.URL+"/")...)
+	if r.code == 0 {
+		t.Fatalf("a redirect to another host was followed without --allow-host")
+	}
+	contains(t, r.stderr, "redirect refused", "--allow-host "+u.Hostname())
+	runCLI(t, args([]string{"discover", "--allow-host", u.Host}, front.URL+"/")...).want(t, 0)
+}
