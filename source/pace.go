@@ -37,9 +37,15 @@ type pacer struct {
 	hosts map[string]*hostPace
 }
 
-// hostPace is one host's pacing.
+// hostPace is one host's pacing. Requests that must wait take turns, so
+// that each one's delay counts from when the one before it really left (a
+// waiter the scheduler woke late pushes the next one back, rather than
+// letting two go together), and a token is taken at the moment its request
+// leaves: whatever the load, no second of the wall clock sees more starts
+// than the rate and the burst allow.
 type hostPace struct {
-	lim *rate.Limiter // nil without a rate limit
+	lim  *rate.Limiter // nil without a rate limit
+	turn chan struct{} // one waiter at a time
 
 	mu   sync.Mutex
 	gap  time.Duration // the adaptive delay between requests; 0 while the host answers well
@@ -55,7 +61,7 @@ func (p *pacer) host(key string) *hostPace {
 	defer p.mu.Unlock()
 	h, ok := p.hosts[key]
 	if !ok {
-		h = &hostPace{}
+		h = &hostPace{turn: make(chan struct{}, 1)}
 		if p.tps > 0 {
 			h.lim = rate.NewLimiter(p.tps, p.burst)
 		}
@@ -69,28 +75,60 @@ func (p *pacer) host(key string) *hostPace {
 func (p *pacer) wait(ctx context.Context, key string) error {
 	h := p.host(key)
 	h.mu.Lock()
-	now := p.now()
-	start := now
-	if h.next.After(now) {
-		start = h.next
-	}
-	if h.gap > 0 || start.After(now) {
-		h.next = start.Add(h.gap)
-	}
+	idle := h.lim == nil && h.gap == 0 && !h.next.After(p.now())
 	h.mu.Unlock()
-	if d := start.Sub(now); d > 0 {
-		t := time.NewTimer(d)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
+	if idle {
+		return nil
+	}
+	select {
+	case h.turn <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-h.turn }()
+	for { // a Retry-After may push next on while this one sleeps
+		h.mu.Lock()
+		d := h.next.Sub(p.now())
+		h.mu.Unlock()
+		if d <= 0 {
+			break
+		}
+		if err := sleep(ctx, d); err != nil {
+			return err
 		}
 	}
 	if h.lim != nil {
-		return h.lim.Wait(ctx)
+		for {
+			now := p.now()
+			r := h.lim.ReserveN(now, 1)
+			d := r.DelayFrom(now)
+			if d == 0 {
+				break // the token is taken now, as the request leaves
+			}
+			r.CancelAt(now)
+			if err := sleep(ctx, d); err != nil {
+				return err
+			}
+		}
 	}
+	h.mu.Lock()
+	if h.gap > 0 {
+		h.next = p.now().Add(h.gap)
+	}
+	h.mu.Unlock()
 	return nil
+}
+
+// sleep waits d, or returns ctx's error.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // observe adapts the host's pace to an answer: 429 and 503 slow it down
