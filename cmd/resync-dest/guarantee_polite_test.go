@@ -15,7 +15,9 @@ import (
 
 // Issue 18, politeness, from the command line. The fixture Source counts
 // requests per second of the wall clock; a bound on the largest count is
-// one that load can only make truer.
+// one that load can only make truer. (The client spaces the starts of
+// requests; on their way, load could bunch two up by the time between
+// them - a tenth of a second at the rates used here.)
 
 // agentServed serves a fixture Source of n resources and records the
 // User-Agent of every request.
@@ -46,17 +48,17 @@ func agentServed(t *testing.T, n int) (*fixtures.Source, string, func() map[stri
 	}
 }
 
-// With --tpslimit 40, a baseline of 120 resources by 8 workers - with its
-// documents - never puts more than 40 requests (and a burst of 1) in one
+// With --tpslimit 10, a baseline of 40 resources by 8 workers - with its
+// documents - never puts more than 10 requests (and a burst of 1) in one
 // second on the Source, and still copies it whole.
 func TestGuaranteeTPSLimitIsHeld(t *testing.T) {
-	src, srv := served(t, func(s *fixtures.Spec) { s.Resources = 120 })
+	src, srv := served(t, func(s *fixtures.Spec) { s.Resources = 40 })
 	dest := t.TempDir()
 	src.ResetCounts()
-	runCLI(t, args([]string{"baseline", "--dest", dest, "--tpslimit", "40"}, srv.URL)...).want(t, 0)
+	runCLI(t, args([]string{"baseline", "--dest", dest, "--tpslimit", "10"}, srv.URL)...).want(t, 0)
 	per := src.RequestsPerSecond()
-	if most := slices.Max(per); most > 41 {
-		t.Errorf("%d requests in one second (per second: %v), want at most 40 + 1", most, per)
+	if most := slices.Max(per); most > 11 {
+		t.Errorf("%d requests in one second (per second: %v), want at most 10 + 1", most, per)
 	}
 	assertMirrorIsSource(t, src, dest)
 	v := readState(t, dest, src.CapabilityListURL(0))
@@ -68,7 +70,7 @@ func TestGuaranteeTPSLimitIsHeld(t *testing.T) {
 // request says the User-Agent meant for it, resync-dest's own naming its
 // version and project.
 func TestGuaranteePolitenessPerSource(t *testing.T) {
-	srcA, urlA, agentsA := agentServed(t, 60)
+	srcA, urlA, agentsA := agentServed(t, 30)
 	srcB, urlB, agentsB := agentServed(t, 20)
 	destA, destB := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
 	cfg := writeConfig(t, `
@@ -78,14 +80,14 @@ defaults:
 sources:
   - url: `+urlA+`
     dest: `+destA+`
-    tpslimit: 25
+    tpslimit: 10
     user-agent: polite-bot/1.0 (+https://example.org/bot)
   - url: `+urlB+`
     dest: `+destB+`
 `)
 	runCLI(t, "sync", "--config", cfg).want(t, 0)
-	if most := slices.Max(srcA.RequestsPerSecond()); most > 26 {
-		t.Errorf("Source A: %d requests in one second, want at most 25 + 1", most)
+	if most := slices.Max(srcA.RequestsPerSecond()); most > 11 {
+		t.Errorf("Source A: %d requests in one second, want at most 10 + 1", most)
 	}
 	for agent := range agentsA() {
 		if agent != "polite-bot/1.0 (+https://example.org/bot)" {
