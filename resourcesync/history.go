@@ -56,11 +56,27 @@ type History struct {
 	Lists []string
 }
 
+// HistoryVisitor receives a change history as WalkHistory streams it. Each
+// function may be nil; an error from one stops the walk.
+type HistoryVisitor struct {
+	// StartList is called before a list's changes, with its URL, From and
+	// Until (Changes empty, Skipped zero).
+	StartList func(part *ChangeListPart) error
+	// Change is called for each change at or after HistoryOptions.Since, in
+	// document order: a Source that breaks chronological order is not
+	// sorted here (ReadHistory sorts; a caller that cannot hold a list
+	// sorts as it stores).
+	Change func(part *ChangeListPart, c ChangeEntry) error
+	// EndList is called after a list's last change, with Skipped final.
+	EndList func(part *ChangeListPart) error
+}
+
 // ReadHistory reads a set's change history from the Change List (or
 // Change List Index) at docURL and calls fn for each list, in index order
 // (forward chronological, §12.2), with its changes sorted. fn may stop the
 // read with an error. Walking off a closed list that carries
-// rel="index" continues in that index (§12.1).
+// rel="index" continues in that index (§12.1). Each list is held in memory
+// while fn runs; WalkHistory streams instead.
 //
 // It returns an error for a document that is not a Change List, an index
 // nested in an index, a change without a time (lastmod is mandatory in a
@@ -68,6 +84,22 @@ type History struct {
 // URL concerned. The History is returned in every case, as far as known.
 func ReadHistory(ctx context.Context, open Opener, docURL string, opts HistoryOptions,
 	fn func(part *ChangeListPart) error) (*History, error) {
+	return WalkHistory(ctx, open, docURL, opts, HistoryVisitor{
+		Change: func(p *ChangeListPart, c ChangeEntry) error {
+			p.Changes = append(p.Changes, c)
+			return nil
+		},
+		EndList: func(p *ChangeListPart) error {
+			slices.SortStableFunc(p.Changes, func(a, b ChangeEntry) int { return a.Time.Compare(b.Time) })
+			return fn(p)
+		},
+	})
+}
+
+// WalkHistory reads the change history as ReadHistory does, with the same
+// errors, but streams it: v is told of each list and each of its changes
+// in document order, and nothing of a list is held in memory.
+func WalkHistory(ctx context.Context, open Opener, docURL string, opts HistoryOptions, v HistoryVisitor) (*History, error) {
 	h := &History{}
 	final, body, err := open(ctx, docURL)
 	if err != nil {
@@ -87,20 +119,16 @@ func ReadHistory(ctx context.Context, open Opener, docURL string, opts HistoryOp
 		if ix, ok := hdr.Link(RelIndex); ok && hdr.Closed() {
 			// A closed list under an index: the index says what follows.
 			body.Close()
-			return readIndexAt(ctx, open, Resolve(final, ix.Href), opts, h, fn)
-		}
-		part, err := readPart(ctx, r, final, hdr, opts)
-		if err != nil {
-			return h, err
+			return readIndexAt(ctx, open, Resolve(final, ix.Href), opts, h, v)
 		}
 		h.Lists = append(h.Lists, final)
-		return h, fn(part)
+		return h, readPart(ctx, r, final, hdr, opts, v)
 	}
-	return h, readIndex(ctx, open, r, final, opts, h, fn)
+	return h, readIndex(ctx, open, r, final, opts, h, v)
 }
 
 func readIndexAt(ctx context.Context, open Opener, ixURL string, opts HistoryOptions, h *History,
-	fn func(*ChangeListPart) error) (*History, error) {
+	v HistoryVisitor) (*History, error) {
 	final, body, err := open(ctx, ixURL)
 	if err != nil {
 		return h, fmt.Errorf("open Change List Index %s: %w", ixURL, err)
@@ -115,13 +143,13 @@ func readIndexAt(ctx context.Context, open Opener, ixURL string, opts HistoryOpt
 		return h, fmt.Errorf("%s is named as a Change List Index (rel=\"index\") but is a %s %s", final, hdr.Capability().Name(), hdr.Root)
 	}
 	h.Earliest = hdr.MD.From
-	return h, readIndex(ctx, open, r, final, opts, h, fn)
+	return h, readIndex(ctx, open, r, final, opts, h, v)
 }
 
 // readIndex reads the index's entries, then each list it names that may
 // hold unprocessed changes.
 func readIndex(ctx context.Context, open Opener, r *Reader, final string, opts HistoryOptions, h *History,
-	fn func(*ChangeListPart) error) error {
+	v HistoryVisitor) error {
 	base, err := url.Parse(final)
 	if err != nil {
 		return fmt.Errorf("Change List Index URL %q: %w", final, err)
@@ -160,58 +188,59 @@ func readIndex(ctx context.Context, open Opener, r *Reader, final string, opts H
 				continue
 			}
 		}
-		part, err := openPart(ctx, open, ref.Loc, final, opts)
-		if err != nil {
-			return err
-		}
-		h.Lists = append(h.Lists, part.URL)
-		if h.Earliest.IsZero() {
-			h.Earliest = part.From
-		}
-		if err := fn(part); err != nil {
+		if err := openPart(ctx, open, ref.Loc, final, opts, h, v); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func openPart(ctx context.Context, open Opener, u, index string, opts HistoryOptions) (*ChangeListPart, error) {
+func openPart(ctx context.Context, open Opener, u, index string, opts HistoryOptions, h *History, v HistoryVisitor) error {
 	final, body, err := open(ctx, u)
 	if err != nil {
-		return nil, fmt.Errorf("open Change List %s (listed by %s): %w", u, index, err)
+		return fmt.Errorf("open Change List %s (listed by %s): %w", u, index, err)
 	}
 	defer body.Close()
 	r := NewReader(body, final, opts.Limits)
 	hdr, err := r.Header()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if hdr.Capability() != CapChangeList {
-		return nil, &CapabilityMismatchError{URL: final, Got: hdr.Capability(), Want: CapChangeList}
+		return &CapabilityMismatchError{URL: final, Got: hdr.Capability(), Want: CapChangeList}
 	}
 	if hdr.IsIndex() {
-		return nil, fmt.Errorf("%s: an index listed by the Change List Index %s; nested indexes are not part of the standard", final, index)
+		return fmt.Errorf("%s: an index listed by the Change List Index %s; nested indexes are not part of the standard", final, index)
 	}
-	return readPart(ctx, r, final, hdr, opts)
+	h.Lists = append(h.Lists, final)
+	if h.Earliest.IsZero() {
+		h.Earliest = hdr.MD.From
+	}
+	return readPart(ctx, r, final, hdr, opts, v)
 }
 
-// readPart reads one Change List's entries and sorts them.
-func readPart(ctx context.Context, r *Reader, final string, hdr *Header, opts HistoryOptions) (*ChangeListPart, error) {
+// readPart streams one Change List's entries to v.
+func readPart(ctx context.Context, r *Reader, final string, hdr *Header, opts HistoryOptions, v HistoryVisitor) error {
 	base, err := url.Parse(final)
 	if err != nil {
-		return nil, fmt.Errorf("Change List URL %q: %w", final, err)
+		return fmt.Errorf("Change List URL %q: %w", final, err)
 	}
 	part := &ChangeListPart{URL: final, From: hdr.MD.From, Until: hdr.MD.Until}
+	if v.StartList != nil {
+		if err := v.StartList(part); err != nil {
+			return err
+		}
+	}
 	for pos := 1; ; pos++ {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		e, err := r.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		t := e.Time()
 		if t.IsZero() {
@@ -220,17 +249,23 @@ func readPart(ctx context.Context, r *Reader, final string, hdr *Header, opts Hi
 			// lastmod is the document's problem.
 			if e.BadLastMod != "" {
 				_, derr := ParseDatetime(e.BadLastMod)
-				return nil, &ParseError{Doc: final, Line: e.Line, Entry: pos, Err: fmt.Errorf("a change needs a time: <lastmod>: %w", derr)}
+				return &ParseError{Doc: final, Line: e.Line, Entry: pos, Err: fmt.Errorf("a change needs a time: <lastmod>: %w", derr)}
 			}
-			return nil, &ParseError{Doc: final, Line: e.Line, Entry: pos, Err: fmt.Errorf("%w: a change needs lastmod (or datetime)", ErrAttribute)}
+			return &ParseError{Doc: final, Line: e.Line, Entry: pos, Err: fmt.Errorf("%w: a change needs lastmod (or datetime)", ErrAttribute)}
 		}
 		if !opts.Since.IsZero() && t.Before(opts.Since) {
 			part.Skipped++
 			continue
 		}
 		e.Loc = resolve(base, e.Loc)
-		part.Changes = append(part.Changes, ChangeEntry{Entry: e, List: final, Position: pos, Time: t})
+		if v.Change != nil {
+			if err := v.Change(part, ChangeEntry{Entry: e, List: final, Position: pos, Time: t}); err != nil {
+				return err
+			}
+		}
 	}
-	slices.SortStableFunc(part.Changes, func(a, b ChangeEntry) int { return a.Time.Compare(b.Time) })
-	return part, nil
+	if v.EndList != nil {
+		return v.EndList(part)
+	}
+	return nil
 }

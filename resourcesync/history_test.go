@@ -202,3 +202,51 @@ func TestHistoryErrors(t *testing.T) {
 		})
 	}
 }
+
+// WalkHistory streams: each list is announced, then its changes in
+// document order (not sorted), then its end with the changes skipped.
+func TestWalkHistoryStreams(t *testing.T) {
+	d := &docs{m: map[string]string{
+		"http://e/ix.xml": index(`from="2013-01-01T00:00:00Z"`,
+			part("http://e/cl-1.xml", `from="2013-01-01T00:00:00Z" until="2013-01-02T00:00:00Z"`),
+			part("http://e/cl-2.xml", `from="2013-01-02T00:00:00Z"`)),
+		"http://e/cl-1.xml": changeList(`from="2013-01-01T00:00:00Z" until="2013-01-02T00:00:00Z"`,
+			change("a", "2013-01-01T05:00:00Z", "created"),
+			change("b", "2013-01-01T01:00:00Z", "updated"),
+			change("old", "2012-12-31T00:00:00Z", "updated")),
+		"http://e/cl-2.xml": changeList(`from="2013-01-02T00:00:00Z"`,
+			change("c", "2013-01-02T01:00:00Z", "deleted")),
+	}}
+	var got []string
+	v := HistoryVisitor{
+		StartList: func(p *ChangeListPart) error {
+			got = append(got, "start "+strings.TrimPrefix(p.URL, "http://e/"))
+			return nil
+		},
+		Change: func(p *ChangeListPart, c ChangeEntry) error {
+			got = append(got, fmt.Sprintf("%s@%d", strings.TrimPrefix(c.Loc, "http://e/"), c.Position))
+			return nil
+		},
+		EndList: func(p *ChangeListPart) error {
+			got = append(got, fmt.Sprintf("end skipped %d", p.Skipped))
+			return nil
+		},
+	}
+	since := time.Date(2013, 1, 1, 0, 0, 0, 0, time.UTC)
+	h, err := WalkHistory(context.Background(), d.open, "http://e/ix.xml", HistoryOptions{Since: since}, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "start cl-1.xml a@1 b@2 end skipped 1 start cl-2.xml c@1 end skipped 0"
+	if s := strings.Join(got, " "); s != want {
+		t.Errorf("visits\n got %s\nwant %s", s, want)
+	}
+	if len(h.Lists) != 2 || !h.Earliest.Equal(since) {
+		t.Errorf("history %+v", h)
+	}
+	stop := errors.New("stop")
+	v.Change = func(*ChangeListPart, ChangeEntry) error { return stop }
+	if _, err := WalkHistory(context.Background(), d.open, "http://e/ix.xml", HistoryOptions{}, v); !errors.Is(err, stop) {
+		t.Errorf("the visitor's error: %v", err)
+	}
+}
