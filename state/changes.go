@@ -74,3 +74,54 @@ func (db *DB) PruneChanges(ctx context.Context, setID int64, before time.Time) (
 	}
 	return n, nil
 }
+
+// changesPage is how many records EachApplied reads per query.
+const changesPage = 1024
+
+// EachApplied calls fn for every change of set setID recorded as applied
+// whose time is at or after since (the records a resumed run must skip),
+// in time order, and stops at fn's first error, which it returns
+// unwrapped. It reads in pages and holds nothing open while fn runs. Safe
+// for concurrent use.
+func (db *DB) EachApplied(ctx context.Context, setID int64, since time.Time, fn func(uri string, ch resourcesync.Change, t time.Time) error) error {
+	const q = `SELECT uri, change, time FROM changes
+		WHERE set_id = ? AND failed = 0 AND time >= ? AND (time, uri, change) > (?, ?, ?)
+		ORDER BY time, uri, change LIMIT ?`
+	type rec struct{ uri, change, time string }
+	from := keyTime(since)
+	last := rec{time: from} // no URI is empty: the first page starts at since
+	page := make([]rec, 0, changesPage)
+	for {
+		rows, err := db.read.QueryContext(ctx, q, setID, from, last.time, last.uri, last.change, changesPage)
+		if err != nil {
+			return fmt.Errorf("read changes of set %d: %w", setID, err)
+		}
+		page = page[:0]
+		for rows.Next() {
+			var r rec
+			if err := rows.Scan(&r.uri, &r.change, &r.time); err != nil {
+				rows.Close()
+				return fmt.Errorf("read changes of set %d: %w", setID, err)
+			}
+			page = append(page, r)
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return fmt.Errorf("read changes of set %d: %w", setID, err)
+		}
+		for _, r := range page {
+			t, err := parseTime(sql.NullString{String: r.time, Valid: true})
+			if err != nil {
+				return fmt.Errorf("read changes of set %d: %w", setID, err)
+			}
+			if err := fn(r.uri, resourcesync.Change(r.change), t); err != nil {
+				return err
+			}
+		}
+		if len(page) < changesPage {
+			return nil
+		}
+		last = page[len(page)-1]
+	}
+}
