@@ -63,7 +63,7 @@ func auditSet(ctx context.Context, s *SetInfo, d Deps, wo audit.Options) (*audit
 	if err != nil {
 		return none, fmt.Errorf("read the state of set %s: %w: %w", s.CapabilityList, resourcesync.ErrLocal, err)
 	}
-	ad := audit.Deps{Fetcher: d.Client, Mirror: d.Mirror, Store: d.Store, NewListing: d.NewAuditListing,
+	ad := audit.Deps{Open: d.open, Mirror: d.Mirror, Store: d.Store, NewListing: d.NewAuditListing,
 		Log: d.Log.With().Str("capability_list", s.CapabilityList).Logger()}
 	return audit.Run(ctx, audit.Set{ID: st.ID, CapabilityList: s.CapabilityList, ResourceList: rl, ChangeList: cl}, ad, wo)
 }

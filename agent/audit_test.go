@@ -14,6 +14,7 @@ import (
 	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/fixtures/desttest"
+	"github.com/resync-dest/resync-dest/incremental"
 	"github.com/resync-dest/resync-dest/mirror"
 	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/state"
@@ -30,6 +31,7 @@ func auditDeps(t *testing.T, client agent.Client, dest string, readOnly bool) (d
 		Client: client, Mirror: l.Mirror, Store: l.DB, TempDir: tmp, Log: zerolog.Nop(),
 		NewListing:      func() (baseline.Listing, error) { return state.NewListing(tmp) },
 		NewAuditListing: func() (audit.Listing, error) { return state.NewListing(tmp) },
+		NewBacklog:      func() (incremental.Backlog, error) { return state.NewBacklog(tmp) },
 	}, l.Close
 }
 

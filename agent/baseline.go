@@ -98,9 +98,7 @@ func baselineSet(ctx context.Context, disc *Discovery, s *SetInfo, d Deps, wo ba
 	} else {
 		log.Info().Str("resource_list", set.ResourceList).Msg("baseline")
 	}
-	bd := d.baseline()
-	bd.Log = log
-	sum, err := baseline.Run(ctx, set, bd, wo)
+	sum, err := baseline.Run(ctx, set, d.baseline(log), wo)
 	sr.Baseline = sum
 	return err
 }

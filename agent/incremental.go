@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/incremental"
 	"github.com/resync-dest/resync-dest/resourcesync"
@@ -194,10 +192,6 @@ func changeSource(s *SetInfo, via string) (incremental.Set, error) {
 func hasChanges(s *SetInfo, via string) bool {
 	_, err := changeSource(s, via)
 	return err == nil
-}
-
-func (d Deps) incremental(log zerolog.Logger) incremental.Deps {
-	return incremental.Deps{Fetcher: d.Client, Mirror: d.Mirror, Store: d.Store, TempDir: d.TempDir, Log: log}
 }
 
 // newReport starts the report of a job.

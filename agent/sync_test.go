@@ -40,6 +40,7 @@ func newDestination(t *testing.T, mod func(*fixtures.Spec)) *destination {
 	return &destination{t: t, src: src, disc: disc, db: l.DB, deps: agent.Deps{
 		Client: client, Mirror: l.Mirror, Store: l.DB, TempDir: tmp, Log: zerolog.Nop(),
 		NewListing: func() (baseline.Listing, error) { return state.NewListing(tmp) },
+		NewBacklog: func() (incremental.Backlog, error) { return state.NewBacklog(tmp) },
 	}}
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/resourcesync"
+	"github.com/resync-dest/resync-dest/transfer"
 )
 
 func TestInSync(t *testing.T) {
@@ -46,7 +47,7 @@ type differences struct {
 
 func makeDifferences(t *testing.T, h *harness) differences {
 	t.Helper()
-	rs := h.src.Resources(0)
+	rs := h.Src.Resources(0)
 	var d differences
 	// Missing: the file is gone.
 	if err := os.Remove(h.file(h.rel(rs[0].URI))); err != nil {
@@ -98,7 +99,7 @@ func makeDifferences(t *testing.T, h *harness) differences {
 		t.Fatal(err)
 	}
 	// Extra, held: the Source deleted it.
-	if err := h.src.Apply(h.src.At().Add(time.Hour), fixtures.Mutation{Kind: fixtures.Delete, Path: rs[6].Path}); err != nil {
+	if err := h.Src.Apply(h.Src.At().Add(time.Hour), fixtures.Mutation{Kind: fixtures.Delete, Path: rs[6].Path}); err != nil {
 		t.Fatal(err)
 	}
 	d.extra = []audit.Difference{{URI: rs[6].URI, Path: h.rel(rs[6].URI)}, {URI: strayURI, Path: stray}}
@@ -145,7 +146,7 @@ func TestFast(t *testing.T) {
 func TestFastQuickCheck(t *testing.T) {
 	h := newHarness(t, nil)
 	h.baseline(0, nil)
-	r := h.src.Resources(0)[0]
+	r := h.Src.Resources(0)[0]
 	p := h.file(h.rel(r.URI))
 	info, err := os.Stat(p)
 	if err != nil {
@@ -206,18 +207,18 @@ func checkFindings(t *testing.T, kind string, got, want []audit.Difference) {
 func TestSourceUpdatedAfterBaseline(t *testing.T) {
 	h := newHarness(t, nil)
 	h.baseline(0, nil)
-	oldList := get(t, h.src.ResourceListURL(0))
-	rs := h.src.Resources(0)
-	at := h.src.At().Add(time.Hour)
+	oldList := get(t, h.Src.ResourceListURL(0))
+	rs := h.Src.Resources(0)
+	at := h.Src.At().Add(time.Hour)
 	newPath := "/dataset1/res/new/n000001.txt"
-	if err := h.src.Apply(at,
+	if err := h.Src.Apply(at,
 		fixtures.Mutation{Kind: fixtures.Update, Path: rs[0].Path},
 		fixtures.Mutation{Kind: fixtures.Create, Path: newPath},
 		fixtures.Mutation{Kind: fixtures.Delete, Path: rs[1].Path},
 	); err != nil {
 		t.Fatal(err)
 	}
-	h.src.SetRaw("/dataset1/resourcelist.xml", "application/xml", oldList)
+	h.Src.SetRaw("/dataset1/resourcelist.xml", "application/xml", oldList)
 
 	// The old list alone matches the mirror.
 	rep := h.mustAudit(func(s *audit.Set, _ *audit.Options) { s.ChangeList = "" })
@@ -232,8 +233,8 @@ func TestSourceUpdatedAfterBaseline(t *testing.T) {
 	if sr.ChangesApplied != 3 || !sr.Through.Equal(at) || !sr.At.Equal(fixtures.DefaultSpec().Start) {
 		t.Errorf("changes applied %d through %v, list at %v", sr.ChangesApplied, sr.Through, sr.At)
 	}
-	updated, _ := h.src.Resource(rs[0].URI)
-	created, _ := h.src.Resource(newPath)
+	updated, _ := h.Src.Resource(rs[0].URI)
+	created, _ := h.Src.Resource(newPath)
 	wantMD5, _ := updated.Fixity.Get(resourcesync.AlgMD5)
 	oldMD5, _ := rs[0].Fixity.Get(resourcesync.AlgMD5)
 	checkFindings(t, "changed", rep.Changed, []audit.Difference{{URI: rs[0].URI, Path: h.rel(rs[0].URI),
@@ -254,10 +255,10 @@ func TestUnverifiable(t *testing.T) {
 	if want := (audit.Counts{Listed: 40, InSync: 40, Unverifiable: 40}); rep.Counts != want {
 		t.Fatalf("counts %+v, want %+v", rep.Counts, want)
 	}
-	rs := h.src.Resources(0)
+	rs := h.Src.Resources(0)
 	// The Source updates a resource, keeping its size: its lastmod tells.
-	at := h.src.At().Add(time.Hour)
-	if err := h.src.Apply(at, fixtures.Mutation{Kind: fixtures.Update, Path: rs[0].Path}); err != nil {
+	at := h.Src.At().Add(time.Hour)
+	if err := h.Src.Apply(at, fixtures.Mutation{Kind: fixtures.Update, Path: rs[0].Path}); err != nil {
 		t.Fatal(err)
 	}
 	rep = h.mustAudit(nil)
@@ -290,7 +291,7 @@ func TestRepairRoundTrip(t *testing.T) {
 	}
 	h.baseline(0, func(o *baseline.Options) {
 		o.Checksum, o.Delete = true, true
-		o.MaxDelete, _ = baseline.ParseDeleteLimit("100%")
+		o.MaxDelete, _ = transfer.ParseDeleteLimit("100%")
 	})
 	if rep := h.mustAudit(nil); !rep.InSync {
 		t.Fatalf("after the repair: %+v\nmissing %v\nextra %v\nchanged %v", rep.Counts, rep.Missing, rep.Extra, rep.Changed)
@@ -302,10 +303,10 @@ func TestReadOnly(t *testing.T) {
 	h := newHarness(t, nil)
 	h.baseline(0, nil)
 	makeDifferences(t, h)
-	before := fixtures.TreeSnapshot(t, h.dest, false)
+	before := fixtures.TreeSnapshot(t, h.Dest, false)
 	h.mustAudit(nil)
 	h.mustAudit(func(_ *audit.Set, o *audit.Options) { o.Fast = true })
-	if after := fixtures.TreeSnapshot(t, h.dest, false); after != before {
+	if after := fixtures.TreeSnapshot(t, h.Dest, false); after != before {
 		t.Errorf("the audit changed the mirror:\nbefore\n%s\nafter\n%s", before, after)
 	}
 }
@@ -314,7 +315,7 @@ func TestReadOnly(t *testing.T) {
 func TestOtherSetsFilesAreNotExtra(t *testing.T) {
 	h := newHarness(t, func(s *fixtures.Spec) { s.Sets = 2 })
 	h.baseline(0, nil)
-	rs := h.src.Resources(0)
+	rs := h.Src.Resources(0)
 	// Set 2 lists one resource of set 1's directory: its tree is that
 	// directory, where every other file is set 1's.
 	var b strings.Builder
@@ -322,7 +323,7 @@ func TestOtherSetsFilesAreNotExtra(t *testing.T) {
 <rs:md capability="resourcelist" at="2024-01-01T00:00:00Z"/>`)
 	fmt.Fprintf(&b, `<url><loc>%s</loc><lastmod>%s</lastmod><rs:md hash="%s" length="%d"/></url></urlset>`,
 		rs[0].URI, resourcesync.FormatDatetime(rs[0].LastMod), rs[0].Fixity, rs[0].Size)
-	h.src.SetRaw("/dataset2/resourcelist.xml", "application/xml", []byte(b.String()))
+	h.Src.SetRaw("/dataset2/resourcelist.xml", "application/xml", []byte(b.String()))
 	h.baseline(1, nil)
 	stray := path.Join(path.Dir(h.rel(rs[0].URI)), "stray.txt")
 	if err := os.WriteFile(h.file(stray), nil, 0o644); err != nil {
@@ -344,8 +345,8 @@ func TestOtherSetsFilesAreNotExtra(t *testing.T) {
 func TestUnlistable(t *testing.T) {
 	h := newHarness(t, nil)
 	h.baseline(0, nil)
-	rs := h.src.Resources(0)
-	long := h.src.URL() + "dataset1/res/" + strings.Repeat("a/", 2000) + "x"
+	rs := h.Src.Resources(0)
+	long := h.Src.URL() + "dataset1/res/" + strings.Repeat("a/", 2000) + "x"
 	var b strings.Builder
 	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
 <rs:md capability="resourcelist" at="2024-01-01T00:00:00Z"/>`)
@@ -354,7 +355,7 @@ func TestUnlistable(t *testing.T) {
 			r.URI, resourcesync.FormatDatetime(r.LastMod), r.Fixity, r.Size)
 	}
 	fmt.Fprintf(&b, `<url><loc>%s</loc></url><url><loc>http://elsewhere.example/x</loc></url></urlset>`, long)
-	h.src.SetRaw("/dataset1/resourcelist.xml", "application/xml", []byte(b.String()))
+	h.Src.SetRaw("/dataset1/resourcelist.xml", "application/xml", []byte(b.String()))
 	_, rep, err := h.audit(0, func(s *audit.Set, _ *audit.Options) { s.ChangeList = "" })
 	if err != nil {
 		t.Fatal(err)
@@ -371,7 +372,7 @@ func TestUnlistable(t *testing.T) {
 func TestMaxListed(t *testing.T) {
 	h := newHarness(t, nil)
 	h.baseline(0, nil)
-	for _, r := range h.src.Resources(0)[:5] {
+	for _, r := range h.Src.Resources(0)[:5] {
 		os.Remove(h.file(h.rel(r.URI)))
 	}
 	rep := h.mustAudit(func(_ *audit.Set, o *audit.Options) { o.MaxListed = 2 })
@@ -387,14 +388,14 @@ func TestSourceUnreachable(t *testing.T) {
 		is    error
 	}{
 		{"resource list", func(h *harness) {
-			h.src.SetFault("/dataset1/resourcelist.xml", fixtures.Fault{Status: []int{503, 503, 503, 503}})
+			h.Src.SetFault("/dataset1/resourcelist.xml", fixtures.Fault{Status: []int{503, 503, 503, 503}})
 		}, resourcesync.ErrUnavailable},
-		{"change list", func(h *harness) { h.src.SetNotFound("/dataset1/changelist.xml") }, resourcesync.ErrNotFound},
+		{"change list", func(h *harness) { h.Src.SetNotFound("/dataset1/changelist.xml") }, resourcesync.ErrNotFound},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, nil)
 			h.baseline(0, nil)
-			os.Remove(h.file(h.rel(h.src.Resources(0)[0].URI)))
+			os.Remove(h.file(h.rel(h.Src.Resources(0)[0].URI)))
 			tc.fault(h)
 			sr, rep, err := h.audit(0, nil)
 			if !errors.Is(err, tc.is) {
@@ -455,11 +456,11 @@ func auditHeapGrowth(t *testing.T, n int) heapGrowth {
 	})
 	// Render and cache the Source's documents first: the fixture keeps
 	// them in this process's heap.
-	get(t, h.src.ResourceListURL(0))
-	get(t, h.src.ChangeListURL(0))
-	get(t, h.src.ChangeListURL(0)[:len(h.src.ChangeListURL(0))-len(".xml")]+"-1.xml")
+	get(t, h.Src.ResourceListURL(0))
+	get(t, h.Src.ChangeListURL(0))
+	get(t, h.Src.ChangeListURL(0)[:len(h.Src.ChangeListURL(0))-len(".xml")]+"-1.xml")
 	for i := range n / 5_000 {
-		get(t, fmt.Sprintf("%sdataset1/resourcelist-%d.xml", h.src.URL(), i+1))
+		get(t, fmt.Sprintf("%sdataset1/resourcelist-%d.xml", h.Src.URL(), i+1))
 	}
 	before := int64(liveHeap())
 	var samples []int64

@@ -79,7 +79,7 @@ func (a *auditor) checkHashed(j job, d Difference, algs []string) {
 // edit whose mtime was set back goes unseen.
 func (a *auditor) quickCheck(j job, d Difference) bool {
 	h := j.held
-	if h == nil || h.LastMod.IsZero() || !sharesAlg(j.l.Fixity, h.Fixity) {
+	if h == nil || h.LastMod.IsZero() || !j.l.Fixity.Shares(h.Fixity) {
 		return false
 	}
 	if j.info.Size() != h.Length || !sameInstant(j.info.ModTime(), h.LastMod) {
@@ -145,15 +145,6 @@ func firstMismatch(want, got resourcesync.Fixity) (alg, wantHex, gotHex string, 
 		}
 	}
 	return "", "", "", false
-}
-
-func sharesAlg(a, b resourcesync.Fixity) bool {
-	for _, d := range a {
-		if _, ok := b.Get(d.Alg); ok {
-			return true
-		}
-	}
-	return false
 }
 
 // sameInstant compares a file's modification time with a lastmod,

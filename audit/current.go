@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 
 	"golang.org/x/sync/errgroup"
@@ -19,10 +18,7 @@ import (
 // order the Change Lists give (forward chronological). A change at exactly
 // at may or may not be in the list; applying it again is harmless.
 func (a *auditor) current(ctx context.Context) error {
-	open := func(ctx context.Context, u string) (string, io.ReadCloser, error) {
-		final, _, body, err := a.d.Fetcher.OpenDocument(ctx, u)
-		return final, body, err
-	}
+	open := a.d.Open
 	h, err := a.readList(ctx, open)
 	if err != nil {
 		return err

@@ -2,19 +2,12 @@ package audit
 
 import (
 	"context"
-	"io"
 	"io/fs"
-	"net/http"
 
 	"github.com/rs/zerolog"
 
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
-
-// Fetcher reads the Source's documents.
-type Fetcher interface {
-	OpenDocument(ctx context.Context, url string) (finalURL string, header http.Header, body io.ReadCloser, err error)
-}
 
 // Mirror is the local tree, read only.
 type Mirror interface {
@@ -55,9 +48,10 @@ type Listing interface {
 
 // Deps are the adapters an audit uses.
 type Deps struct {
-	Fetcher Fetcher
-	Mirror  Mirror
-	Store   Store
+	// Open reads the Source's documents.
+	Open   resourcesync.Opener
+	Mirror Mirror
+	Store  Store
 	// NewListing makes an empty Listing for one set's audit.
 	NewListing func() (Listing, error)
 	Log        zerolog.Logger

@@ -22,6 +22,6 @@
 // self-contained HTML page (WriteHTML).
 //
 // The package knows no HTTP, SQLite or file system: it declares the few
-// methods it calls (Fetcher, Mirror, Store, Listing) and is handed the
+// methods it calls (Mirror, Store, Listing; an Opener for documents) and is handed the
 // adapters.
 package audit

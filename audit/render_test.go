@@ -48,8 +48,8 @@ func reportWithEverything(t *testing.T) (*audit.Report, func([]byte) []byte) {
 	h.baseline(0, nil)
 	makeDifferences(t, h)
 	rep := h.mustAudit(nil)
-	rep.Add(&audit.SetReport{CapabilityList: h.src.CapabilityListURL(0) + "?second"},
-		errors.New("open Resource List "+h.src.URL()+"second/resourcelist.xml: Source unavailable: 503 Service Unavailable"))
+	rep.Add(&audit.SetReport{CapabilityList: h.Src.CapabilityListURL(0) + "?second"},
+		errors.New("open Resource List "+h.Src.URL()+"second/resourcelist.xml: Source unavailable: 503 Service Unavailable"))
 	hp := h.hostPort()
 	return rep, func(b []byte) []byte { return bytes.ReplaceAll(b, []byte(hp), []byte("127.0.0.1:PORT")) }
 }

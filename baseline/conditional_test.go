@@ -41,11 +41,11 @@ func TestConditionalGet(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, func(s *fixtures.Spec) { s.Resources, s.HashAlgs = 20, []string{} })
-			rs := h.src.Resources(0)
-			listPath := urlPath(t, h.src.ResourceListURL(0))
+			rs := h.Src.Resources(0)
+			listPath := urlPath(t, h.Src.ResourceListURL(0))
 			serve := func(e func(fixtures.ResourceInfo) string) {
 				if e != nil {
-					h.src.SetRaw(listPath, "application/xml", resourceList(rs, e))
+					h.Src.SetRaw(listPath, "application/xml", resourceList(rs, e))
 				}
 			}
 
@@ -53,9 +53,9 @@ func TestConditionalGet(t *testing.T) {
 			if sum := h.mustRun(nil); sum.Created != 20 || sum.Failed != 0 {
 				t.Fatalf("first run: %+v", sum.Counts)
 			}
-			h.assertIdentical()
+			h.AssertIdentical()
 			for _, r := range rs {
-				held, ok, err := h.db.Held(context.Background(), h.set.ID, r.URI)
+				held, ok, err := h.DB.Held(context.Background(), h.set.ID, r.URI)
 				if err != nil || !ok || held.ETag != r.ETag || held.LastModified == "" || len(held.Fixity) == 0 {
 					t.Fatalf("%s: held %+v %v %v: want the validators served (ETag %s) and a local digest", r.URI, held, ok, err, r.ETag)
 				}
@@ -63,12 +63,12 @@ func TestConditionalGet(t *testing.T) {
 
 			serve(tc.second)
 			for run, conditional := range []bool{tc.second304, tc.third304} {
-				h.src.ResetCounts()
+				h.Src.ResetCounts()
 				sum := h.mustRun(nil)
 				if sum.Unchanged != 20 || sum.Created+sum.Updated+sum.Failed != 0 || sum.Bytes != 0 {
 					t.Fatalf("run %d: %+v", run+2, sum.Counts)
 				}
-				if n := h.src.ResourceBodies(); n != 0 {
+				if n := h.Src.ResourceBodies(); n != 0 {
 					t.Errorf("run %d: %d resource bodies fetched", run+2, n)
 				}
 				want := fixtures.Counts{}
@@ -76,11 +76,11 @@ func TestConditionalGet(t *testing.T) {
 					want = fixtures.Counts{Requests: 1, NotModified: 1}
 				}
 				for _, r := range rs {
-					if c := h.src.Count(r.Path); c != want {
+					if c := h.Src.Count(r.Path); c != want {
 						t.Errorf("run %d: %s: requests %+v, want %+v", run+2, r.Path, c, want)
 					}
 				}
-				h.assertIdentical()
+				h.AssertIdentical()
 			}
 		})
 	}

@@ -11,17 +11,18 @@ import (
 	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/resourcesync"
+	"github.com/resync-dest/resync-dest/transfer"
 )
 
 // deleteSome deletes n of the Source's resources.
 func deleteSome(t *testing.T, h *harness, n int) []fixtures.ResourceInfo {
 	t.Helper()
-	rs := h.src.Resources(0)[:n]
+	rs := h.Src.Resources(0)[:n]
 	var muts []fixtures.Mutation
 	for _, r := range rs {
 		muts = append(muts, fixtures.Mutation{Kind: fixtures.Delete, Path: r.Path})
 	}
-	if err := h.src.Apply(h.src.At().Add(time.Hour), muts...); err != nil {
+	if err := h.Src.Apply(h.Src.At().Add(time.Hour), muts...); err != nil {
 		t.Fatal(err)
 	}
 	return rs
@@ -36,30 +37,30 @@ func TestDeleteGuard(t *testing.T) {
 		t.Fatalf("err = %v, want the deletion guard", err)
 	}
 	for _, r := range gone {
-		if _, err := os.Stat(h.pathOf(r.URI)); err != nil {
+		if _, err := os.Stat(h.PathOf(r.URI)); err != nil {
 			t.Fatalf("the guard tripped but %s was deleted", r.URI)
 		}
 	}
 	sum := h.mustRun(func(o *baseline.Options) {
 		o.Delete = true
-		o.MaxDelete, _ = baseline.ParseDeleteLimit("12")
+		o.MaxDelete, _ = transfer.ParseDeleteLimit("12")
 	})
 	if sum.Deleted != 12 {
 		t.Fatalf("%+v", sum.Counts)
 	}
-	h.assertIdentical()
+	h.AssertIdentical()
 }
 
 func TestEmptyListDeletesNothing(t *testing.T) {
 	h := newHarness(t, nil)
 	h.mustRun(nil)
-	h.src.SetRaw("/dataset1/resourcelist.xml", "application/xml", []byte(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+	h.Src.SetRaw("/dataset1/resourcelist.xml", "application/xml", []byte(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
 <rs:md capability="resourcelist" at="2030-01-01T00:00:00Z"/></urlset>`))
 	_, err := h.run(func(o *baseline.Options) { o.Delete = true })
 	if !errors.Is(err, resourcesync.ErrSafetyStop) {
 		t.Fatalf("err = %v, want the deletion guard", err)
 	}
-	if n := len(h.files()); n != 60 {
+	if n := len(h.Files()); n != 60 {
 		t.Errorf("%d files left of 60", n)
 	}
 }
@@ -68,13 +69,13 @@ func TestFailingIndexPartDeletesNothing(t *testing.T) {
 	h := newHarness(t, func(s *fixtures.Spec) { s.ListMax = 10 })
 	h.mustRun(nil)
 	deleteSome(t, h, 1)
-	stray := filepath.Join(filepath.Dir(h.pathOf(h.src.Resources(0)[0].URI)), "stray.txt")
+	stray := filepath.Join(filepath.Dir(h.PathOf(h.Src.Resources(0)[0].URI)), "stray.txt")
 	os.WriteFile(stray, []byte("not from the Source"), 0o644)
-	h.src.SetNotFound("/dataset1/resourcelist-3.xml")
-	before, _, _ := h.db.Set(context.Background(), h.set.CapabilityList)
+	h.Src.SetNotFound("/dataset1/resourcelist-3.xml")
+	before, _, _ := h.DB.Set(context.Background(), h.set.CapabilityList)
 	sum, err := h.run(func(o *baseline.Options) {
 		o.Delete = true
-		o.MaxDelete, _ = baseline.ParseDeleteLimit("100%")
+		o.MaxDelete, _ = transfer.ParseDeleteLimit("100%")
 	})
 	if !errors.Is(err, resourcesync.ErrNotFound) {
 		t.Fatalf("err = %v, want the part's 404", err)
@@ -82,10 +83,10 @@ func TestFailingIndexPartDeletesNothing(t *testing.T) {
 	if sum.Deleted != 0 || sum.ListComplete {
 		t.Fatalf("%+v complete=%v", sum.Counts, sum.ListComplete)
 	}
-	if n := len(h.files()); n != 61 {
+	if n := len(h.Files()); n != 61 {
 		t.Errorf("%d files, want the 60 held and the stray one", n)
 	}
-	after, _, _ := h.db.Set(context.Background(), h.set.CapabilityList)
+	after, _, _ := h.DB.Set(context.Background(), h.set.CapabilityList)
 	if !after.BaselineAt.Equal(before.BaselineAt) {
 		t.Errorf("an incomplete baseline moved the baseline point from %v to %v", before.BaselineAt, after.BaselineAt)
 	}
@@ -94,10 +95,10 @@ func TestFailingIndexPartDeletesNothing(t *testing.T) {
 func TestDeleteRemovesFilesItNeverWrote(t *testing.T) {
 	h := newHarness(t, nil)
 	h.mustRun(nil)
-	dir := filepath.Dir(h.pathOf(h.src.Resources(0)[0].URI))
+	dir := filepath.Dir(h.PathOf(h.Src.Resources(0)[0].URI))
 	stray := filepath.Join(dir, "stray.txt")
 	os.WriteFile(stray, []byte("x"), 0o644)
-	other := filepath.Join(h.dest, "elsewhere", "keep.txt") // outside the set's tree
+	other := filepath.Join(h.Dest, "elsewhere", "keep.txt") // outside the set's tree
 	os.MkdirAll(filepath.Dir(other), 0o755)
 	os.WriteFile(other, []byte("y"), 0o644)
 	sum := h.mustRun(nil)
@@ -106,7 +107,7 @@ func TestDeleteRemovesFilesItNeverWrote(t *testing.T) {
 	}
 	sum = h.mustRun(func(o *baseline.Options) {
 		o.Delete = true
-		o.MaxDelete, _ = baseline.ParseDeleteLimit("5%")
+		o.MaxDelete, _ = transfer.ParseDeleteLimit("5%")
 	})
 	if sum.Deleted != 1 {
 		t.Fatalf("%+v", sum.Counts)
@@ -117,39 +118,8 @@ func TestDeleteRemovesFilesItNeverWrote(t *testing.T) {
 	if _, err := os.Stat(other); err != nil {
 		t.Errorf("a file outside the set's tree was touched: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(h.dest, ".resync-dest", "state.db")); err != nil {
+	if _, err := os.Stat(filepath.Join(h.Dest, ".resync-dest", "state.db")); err != nil {
 		t.Errorf("the state was touched: %v", err)
-	}
-}
-
-func TestParseDeleteLimit(t *testing.T) {
-	tests := []struct {
-		in        string
-		n, total  int64
-		allows    bool
-		wantError bool
-	}{
-		{"10%", 10, 100, true, false},
-		{"10%", 11, 100, false, false},
-		{"10%", 1, 0, false, false},
-		{"100%", 5, 0, true, false},
-		{"0", 0, 10, true, false},
-		{"0", 1, 10, false, false},
-		{"25", 25, 10, true, false},
-		{"-1", 0, 0, false, true},
-		{"101%", 0, 0, false, true},
-		{"x%", 0, 0, false, true},
-		{"", 0, 0, false, true},
-	}
-	for _, tt := range tests {
-		l, err := baseline.ParseDeleteLimit(tt.in)
-		if (err != nil) != tt.wantError {
-			t.Errorf("ParseDeleteLimit(%q) error %v", tt.in, err)
-			continue
-		}
-		if err == nil && l.Allows(tt.n, tt.total) != tt.allows {
-			t.Errorf("%q allows %d of %d = %v", tt.in, tt.n, tt.total, !tt.allows)
-		}
 	}
 }
 
@@ -158,7 +128,7 @@ func TestParseDeleteLimit(t *testing.T) {
 func TestFirstBaselineFindsWhatWasThere(t *testing.T) {
 	t.Run("a file in the mirror", func(t *testing.T) {
 		h := newHarness(t, nil)
-		stray := filepath.Join(filepath.Dir(h.pathOf(h.src.Resources(0)[0].URI)), "stray.txt")
+		stray := filepath.Join(filepath.Dir(h.PathOf(h.Src.Resources(0)[0].URI)), "stray.txt")
 		if err := os.MkdirAll(filepath.Dir(stray), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -173,13 +143,13 @@ func TestFirstBaselineFindsWhatWasThere(t *testing.T) {
 		h := newHarness(t, nil)
 		h.mustRun(nil)
 		gone := deleteSome(t, h, 1)[0]
-		entries, err := os.ReadDir(h.dest)
+		entries, err := os.ReadDir(h.Dest)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, e := range entries { // empty the mirror but for its state
 			if e.Name() != ".resync-dest" {
-				if err := os.RemoveAll(filepath.Join(h.dest, e.Name())); err != nil {
+				if err := os.RemoveAll(filepath.Join(h.Dest, e.Name())); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -188,9 +158,9 @@ func TestFirstBaselineFindsWhatWasThere(t *testing.T) {
 		if sum := h.mustRun(nil); sum.Created != 59 {
 			t.Fatalf("rerun into an emptied mirror: %+v", sum.Counts)
 		}
-		if _, ok, _ := h.db.Held(context.Background(), h.set.ID, gone.URI); ok {
+		if _, ok, _ := h.DB.Held(context.Background(), h.set.ID, gone.URI); ok {
 			t.Errorf("the state still holds %s, which is neither listed nor on disk", gone.URI)
 		}
-		h.assertIdentical()
+		h.AssertIdentical()
 	})
 }

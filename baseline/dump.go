@@ -5,24 +5,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync/atomic"
-
-	"github.com/rs/zerolog"
 
 	"github.com/resync-dest/resync-dest/dumpzip"
 	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/transfer"
 )
 
-// A baseline from a Resource Dump (§11) goes through the same pipeline as
-// one from a Resource List: the producer below walks the dump (and its
-// index) in order and, for each package, hands the workers one job per
-// manifest entry; each worker decides exactly as for a listed entry and,
-// when the bytes are needed, copies them out of the package (the Member is
-// the fetcher) into a staged file; the one writer publishes and records
-// them. So every rule of the list path holds here - skips, --checksum,
-// resume, failures, deletion - and resume is exact per entry: what was
-// recorded is held, and held entries are not extracted again.
+// A baseline from a Resource Dump (§11) is planned like one from a
+// Resource List: the planner below walks the dump (and its index) in
+// order and, for each package, emits one unit per manifest entry, whose
+// origin is the entry's bitstream in the package; the engine decides
+// exactly as for a listed entry and, when the bytes are needed, copies them
+// out of the package into a staged file. So every rule of the list path
+// holds here - skips, --checksum, resume, failures, deletion - and resume
+// is exact per entry: what was recorded is held, and held entries are not
+// extracted again.
 //
 // A package is downloaded only when one of its entries is needed. When the
 // dump entry links a manifest copy (rel="contents"), the copy is read first
@@ -30,68 +27,35 @@ import (
 // entries are then accounted from the copy (read a second time, so that
 // nothing is kept in memory). A package that cannot be downloaded or
 // opened is replaced by its copy, when there is one: its needed entries are
-// fetched one by one from the Source, as the list path would.
+// fetched one by one from the Source, as the list path would. A package
+// lives as long as the units that read it (transfer.Package).
 
-// openPackage is a downloaded package shared by the jobs of its members:
-// the producer and each job hold a reference, and the last one released
-// closes it, which removes its temp file.
-type openPackage struct {
-	p    *dumpzip.Package
-	refs atomic.Int64
-	log  zerolog.Logger
-}
-
-func (o *openPackage) acquire() { o.refs.Add(1) }
-
-func (o *openPackage) release() {
-	if o.refs.Add(-1) == 0 {
-		if err := o.p.Close(); err != nil {
-			o.log.Warn().Str("uri", o.p.URL).Err(err).Msg("cannot remove a package's temp file")
-		}
-	}
-}
-
-// release lets go of the job's package, if any.
-func (j job) release() {
-	if j.pkg != nil {
-		j.pkg.release()
-	}
-}
-
-// openDoc opens a document of the Source for resourcesync.Walk.
-func (r *run) openDoc(ctx context.Context, u string) (string, io.ReadCloser, error) {
-	final, _, body, err := r.d.Fetcher.OpenDocument(ctx, u)
-	return final, body, err
-}
-
-// pkgWork is one package ready for its entries to be handed to the
-// workers: downloaded and open, or (pkg nil) accounted from its manifest
-// copy.
+// pkgWork is one package ready for its entries to be emitted: downloaded
+// and open (the emitter holding a reference), or accounted from its
+// manifest copy (fromCopy).
 type pkgWork struct {
-	ref     *resourcesync.Entry
-	copyURL string
-	pkg     *openPackage
+	p        *transfer.Package
+	fromCopy bool
 }
 
 // drop lets go of a package that will not be emitted.
 func (w pkgWork) drop() {
-	if w.pkg != nil {
-		w.pkg.release()
+	if !w.fromCopy {
+		w.p.Release()
 	}
 }
 
-// produceDump streams the Resource Dump's packages (index parts in index
-// order, packages in dump order, entries in manifest order) to the
-// workers. It is a pipeline of two stages, so that the next package
-// downloads while the workers extract this one: the first walks the dump,
-// decides whether each package is needed and downloads it; the second hands
-// its entries to the workers. At most one downloaded package waits between
-// them.
+// dumpUnits emits the Resource Dump's entries (index parts in index order,
+// packages in dump order, entries in manifest order). It is a pipeline of
+// two stages, so that the next package downloads while the workers
+// extract this one: the first walks the dump, decides whether each package
+// is needed and downloads it; the second emits its entries. At most one
+// downloaded package waits between them.
 //
 // A package that cannot be used does not stop the others; the dump then
 // counts as not completely read (no deletions, no baseline point) and the
 // first such error is returned with their number.
-func (r *run) produceDump(ctx context.Context, jobs chan<- job) error {
+func (r *run) dumpUnits(ctx context.Context, f *transfer.Feed) error {
 	fetchCtx, stopFetching := context.WithCancel(ctx)
 	defer stopFetching()
 	ready := make(chan pkgWork)
@@ -105,14 +69,14 @@ func (r *run) produceDump(ctx context.Context, jobs chan<- job) error {
 	go func() {
 		defer close(done)
 		defer close(ready)
-		h, walkErr = resourcesync.Walk(fetchCtx, r.openDoc, r.set.ResourceDump, resourcesync.CapResourceDump,
+		h, walkErr = resourcesync.Walk(fetchCtx, r.d.Open, r.set.ResourceDump, resourcesync.CapResourceDump,
 			resourcesync.WalkOptions{Limits: r.opts.Limits},
 			func(_ *resourcesync.Part, e *resourcesync.Entry) error {
-				if r.opts.Drain.Err() != nil {
-					return errDrained
+				if f.Draining() {
+					return transfer.ErrDrained
 				}
 				packages++
-				w, err := r.preparePackage(fetchCtx, e)
+				w, err := r.preparePackage(fetchCtx, f, e)
 				if err != nil {
 					if stop := r.packageFailed(fetchCtx, e, err); stop != nil {
 						return stop
@@ -137,16 +101,16 @@ func (r *run) produceDump(ctx context.Context, jobs chan<- job) error {
 			w.drop() // stopping: close what was prepared
 			continue
 		}
-		err := r.emitPackage(ctx, w, jobs)
+		err := r.emitPackage(ctx, f, w)
 		if err == nil {
 			continue
 		}
-		if errors.Is(err, errDrained) || transfer.Fatal(transfer.Classify(ctx, err)) {
+		if errors.Is(err, transfer.ErrDrained) || transfer.Fatal(transfer.Classify(ctx, err)) {
 			emitErr = err
 			stopFetching()
 			continue
 		}
-		r.d.Log.Warn().Str("uri", w.ref.Loc).Err(err).Msg("package not completely applied")
+		r.d.Log.Warn().Str("uri", w.p.Ref.Loc).Err(err).Msg("package not completely applied")
 		emitFailed = append(emitFailed, err)
 	}
 	<-done
@@ -164,23 +128,27 @@ func (r *run) produceDump(ctx context.Context, jobs chan<- job) error {
 	}
 	if err == nil {
 		r.sum.ListComplete = true
-		r.opts.Progress.ListingDone()
 	}
 	return err
 }
+
+// stopError marks what preparePackage met that must stop the run rather
+// than fail one package.
+type stopError struct{ err error }
+
+func (e *stopError) Error() string { return e.err.Error() }
+func (e *stopError) Unwrap() error { return e.err }
 
 // packageFailed judges a package's failure: nil when it only concerns that
 // package (logged; the walk goes on), else the error that must stop the
 // run (a local fault, the context, the Source being down).
 func (r *run) packageFailed(ctx context.Context, e *resourcesync.Entry, err error) error {
-	if errors.Is(err, errDrained) {
-		return err
+	var stop *stopError
+	if errors.As(err, &stop) {
+		return stop.err
 	}
-	if err = transfer.Classify(ctx, err); transfer.Fatal(err) {
+	if err = transfer.Classify(ctx, err); transfer.Fatal(err) || errors.Is(err, transfer.ErrDrained) {
 		return err
-	}
-	if berr := r.breaker.Note(e.Loc, err); berr != nil {
-		return berr
 	}
 	r.d.Log.Warn().Str("uri", e.Loc).Err(err).Msg("package not applied")
 	return nil
@@ -188,67 +156,65 @@ func (r *run) packageFailed(ctx context.Context, e *resourcesync.Entry, err erro
 
 // preparePackage decides whether a package is needed and downloads it if
 // so. It returns the package's error when it cannot be used and has no
-// manifest copy to stand in for it.
-func (r *run) preparePackage(ctx context.Context, e *resourcesync.Entry) (pkgWork, error) {
-	w := pkgWork{ref: e}
+// manifest copy to stand in for it, and a *stopError when the run must
+// stop.
+func (r *run) preparePackage(ctx context.Context, f *transfer.Feed, e *resourcesync.Entry) (pkgWork, error) {
+	w := pkgWork{p: r.packages.New(e)}
 	if err := r.opts.Scope.Check(e.Loc); err != nil {
 		return w, fmt.Errorf("package %s: %w", e.Loc, err)
 	}
-	if l, ok := e.Link(resourcesync.RelContents); ok {
-		w.copyURL = resourcesync.Resolve(e.Loc, l.Href)
-	}
-	needed, err := r.packageNeeded(ctx, e, w.copyURL)
+	needed, err := r.packageNeeded(ctx, f, w.p)
 	if err != nil {
 		return w, err
 	}
-	if w.copyURL != "" && (!needed || r.opts.DryRun) {
+	if w.p.CopyURL != "" && (!needed || r.opts.DryRun) {
 		// Every entry is held (or this is a dry run, which only says what
 		// it would do): the copy is enough to account for the entries.
 		if !needed {
 			r.sum.PackagesSkipped++
 			r.d.Log.Debug().Str("uri", e.Loc).Msg("every entry of the package is held; not downloading it")
 		}
+		w.fromCopy = true
 		return w, nil
 	}
-	pkg, err := dumpzip.Download(ctx, r.d.Fetcher, e, resourcesync.CapResourceDumpManifest, r.opts.Dump.For(r.d.TempDir, r.opts.Limits))
-	if err != nil {
-		if w.copyURL == "" || transfer.Fatal(transfer.Classify(ctx, err)) {
+	w.p.Acquire() // the emitter's reference
+	if err := w.p.Open(ctx); err != nil {
+		w.p.Release()
+		return w, &stopError{err}
+	}
+	if err := w.p.Err(); err != nil {
+		w.p.Release()
+		if w.p.CopyURL == "" {
 			return w, err
 		}
 		r.d.Log.Warn().Str("uri", e.Loc).Err(err).Msg("package unusable; fetching its entries one by one, as its manifest copy lists them")
-		return w, nil
+		w.fromCopy = true
 	}
-	r.sum.Packages++
-	w.pkg = &openPackage{p: pkg, log: r.d.Log}
-	w.pkg.acquire() // the emitter's reference
 	return w, nil
 }
 
-// emitPackage hands the workers the entries of one package, each with its
-// bitstream, or those of its manifest copy.
-func (r *run) emitPackage(ctx context.Context, w pkgWork, jobs chan<- job) error {
-	if w.pkg == nil {
-		return r.emitCopy(ctx, w.ref, w.copyURL, jobs)
+// emitPackage emits the entries of one package, each with its bitstream
+// as its origin, or those of its manifest copy.
+func (r *run) emitPackage(ctx context.Context, f *transfer.Feed, w pkgWork) error {
+	if w.fromCopy {
+		return r.emitCopy(ctx, f, w.p)
 	}
-	defer w.pkg.release()
+	defer w.p.Release()
 	for {
-		if r.opts.Drain.Err() != nil {
-			return errDrained
+		if f.Draining() {
+			return transfer.ErrDrained
 		}
-		m, err := w.pkg.p.Next()
+		m, err := w.p.Next()
 		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("package %s: %w", w.ref.Loc, err)
+			return fmt.Errorf("package %s: %w", w.p.Ref.Loc, err)
 		}
-		r.opts.Progress.Listed()
-		w.pkg.acquire()
-		select {
-		case jobs <- job{entry: m.Entry, member: m, pkg: w.pkg}:
-		case <-ctx.Done():
-			w.pkg.release()
-			return ctx.Err()
+		u := r.unit(m.Entry)
+		u.Origins = []transfer.Origin{transfer.NewMemberOrigin(w.p, m)}
+		if err := f.Emit(u); err != nil {
+			return err
 		}
 	}
 }
@@ -256,46 +222,47 @@ func (r *run) emitPackage(ctx context.Context, w pkgWork, jobs chan<- job) error
 // packageNeeded reads the package's manifest copy, if there is one, up to
 // the first entry whose bytes are needed. Without a copy, or with one that
 // cannot be read, the package is needed: its own manifest will tell.
-func (r *run) packageNeeded(ctx context.Context, e *resourcesync.Entry, copyURL string) (bool, error) {
-	if copyURL == "" {
+func (r *run) packageNeeded(ctx context.Context, f *transfer.Feed, p *transfer.Package) (bool, error) {
+	if p.CopyURL == "" {
 		return true, nil
 	}
-	w := &worker{run: r}
-	for ce, err := range dumpzip.Contents(ctx, r.openDoc, copyURL, e.Loc, resourcesync.CapResourceDumpManifest, r.opts.Limits) {
+	batch := make([]*transfer.Unit, 0, 64)
+	needed := func() (bool, error) {
+		n, err := f.Needed(ctx, batch)
+		batch = batch[:0]
+		if err != nil {
+			return false, &stopError{err}
+		}
+		return n, nil
+	}
+	for ce, err := range dumpzip.Contents(ctx, r.d.Open, p.CopyURL, p.Ref.Loc, resourcesync.CapResourceDumpManifest, r.opts.Limits) {
 		if err != nil {
 			if ctx.Err() != nil {
 				return false, ctx.Err()
 			}
-			r.d.Log.Warn().Str("uri", copyURL).Err(err).Msg("manifest copy unusable; reading the package's own manifest")
+			r.d.Log.Warn().Str("uri", p.CopyURL).Err(err).Msg("manifest copy unusable; reading the package's own manifest")
 			return true, nil
 		}
-		res, _, _, err := w.assess(ctx, ce, false, nil)
-		if err != nil {
-			return false, err
+		if batch = append(batch, r.unit(ce)); len(batch) < cap(batch) {
+			continue
 		}
-		if res.outcome == transfer.Created || res.outcome == transfer.Updated {
-			return true, nil
+		if n, err := needed(); n || err != nil {
+			return n, err
 		}
 	}
-	return false, nil
+	return needed()
 }
 
-// emitCopy hands the workers the entries of a package's manifest copy,
-// without the package: held entries are accounted, and any entry found
-// needed after all is fetched from the Source.
-func (r *run) emitCopy(ctx context.Context, e *resourcesync.Entry, copyURL string, jobs chan<- job) error {
-	for ce, err := range dumpzip.Contents(ctx, r.openDoc, copyURL, e.Loc, resourcesync.CapResourceDumpManifest, r.opts.Limits) {
+// emitCopy emits the entries of a package's manifest copy, without the
+// package: held entries are accounted, and any entry found needed after
+// all is fetched from the Source.
+func (r *run) emitCopy(ctx context.Context, f *transfer.Feed, p *transfer.Package) error {
+	for ce, err := range dumpzip.Contents(ctx, r.d.Open, p.CopyURL, p.Ref.Loc, resourcesync.CapResourceDumpManifest, r.opts.Limits) {
 		if err != nil {
-			return fmt.Errorf("package %s: manifest copy: %w", e.Loc, err)
+			return fmt.Errorf("package %s: manifest copy: %w", p.Ref.Loc, err)
 		}
-		if r.opts.Drain.Err() != nil {
-			return errDrained
-		}
-		r.opts.Progress.Listed()
-		select {
-		case jobs <- job{entry: ce}:
-		case <-ctx.Done():
-			return ctx.Err()
+		if err := f.Emit(r.unit(ce)); err != nil {
+			return err
 		}
 	}
 	return nil

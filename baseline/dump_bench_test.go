@@ -14,6 +14,7 @@ import (
 
 	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/fixtures/desttest"
 	"github.com/resync-dest/resync-dest/mirror"
 	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/source"
@@ -109,7 +110,7 @@ func benchBaseline(src *fixtures.Source, dest string, viaDump bool) (time.Durati
 	}
 	o := baseline.DefaultOptions()
 	o.Scope = resourcesync.NewScope([]string{src.URL()}, nil)
-	d := baseline.Deps{Fetcher: client, Mirror: m, Store: db, TempDir: tmp, Log: zerolog.Nop(),
+	d := baseline.Deps{Open: desttest.Opener(client), Fetcher: client, Mirror: m, Store: db, TempDir: tmp, Log: zerolog.Nop(),
 		NewListing: func() (baseline.Listing, error) { return state.NewListing(tmp) }}
 	start := time.Now()
 	sum, err := baseline.Run(ctx, set, d, o)

@@ -33,13 +33,13 @@ func newDumpHarness(t *testing.T, mod func(*fixtures.Spec)) *harness {
 // runDump runs a baseline of the set from the Resource Dump at dumpURL
 // ("" for the fixture's own), with packages kept in tmp.
 func (h *harness) runDump(dumpURL, tmp string, mod func(*baseline.Options)) (*baseline.Summary, error) {
-	h.t.Helper()
+	h.T.Helper()
 	if dumpURL == "" {
-		dumpURL = h.src.ResourceDumpURL(0)
+		dumpURL = h.Src.ResourceDumpURL(0)
 	}
 	o := baseline.DefaultOptions()
 	o.Workers = 4
-	o.Scope = resourcesync.NewScope([]string{h.src.URL()}, nil)
+	o.Scope = resourcesync.NewScope([]string{h.Src.URL()}, nil)
 	o.Dump.MinFree = 0
 	if mod != nil {
 		mod(&o)
@@ -52,10 +52,10 @@ func (h *harness) runDump(dumpURL, tmp string, mod func(*baseline.Options)) (*ba
 }
 
 func (h *harness) mustRunDump(dumpURL, tmp string, mod func(*baseline.Options)) *baseline.Summary {
-	h.t.Helper()
+	h.T.Helper()
 	sum, err := h.runDump(dumpURL, tmp, mod)
 	if err != nil {
-		h.t.Fatalf("baseline via dump: %v", err)
+		h.T.Fatalf("baseline via dump: %v", err)
 	}
 	return sum
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/fixtures/desttest"
 	"github.com/resync-dest/resync-dest/mirror"
 	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/source"
@@ -81,7 +82,7 @@ func dumpChild() error {
 		return err
 	}
 	after, _ := strconv.ParseInt(env("KILL_AFTER"), 10, 64)
-	d := baseline.Deps{Fetcher: client, Mirror: m, Store: &killingStore{DB: db, after: after}, TempDir: env("TMP"), Log: zerolog.Nop(),
+	d := baseline.Deps{Open: desttest.Opener(client), Fetcher: client, Mirror: m, Store: &killingStore{DB: db, after: after}, TempDir: env("TMP"), Log: zerolog.Nop(),
 		NewListing: func() (baseline.Listing, error) { return state.NewListing(env("TMP")) }}
 	o := baseline.DefaultOptions()
 	o.Workers, o.BatchSize = 2, 25
@@ -93,11 +94,11 @@ func dumpChild() error {
 func TestDumpKill9InsidePackageThenResume(t *testing.T) {
 	const n = 400
 	h := newDumpHarness(t, func(s *fixtures.Spec) { s.Resources, s.DumpPackages = n, 2 })
-	h.close() // the child takes the mirror's lock
+	h.Close() // the child takes the mirror's lock
 	childTmp := t.TempDir()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"=1", "CHILD_DEST="+h.dest, "CHILD_CAPLIST="+h.src.CapabilityListURL(0),
-		"CHILD_SOURCE="+h.src.SourceDescriptionURL(), "CHILD_DUMP="+h.src.ResourceDumpURL(0), "CHILD_TMP="+childTmp, "CHILD_KILL_AFTER=1")
+	cmd.Env = append(os.Environ(), childEnv+"=1", "CHILD_DEST="+h.Dest, "CHILD_CAPLIST="+h.Src.CapabilityListURL(0),
+		"CHILD_SOURCE="+h.Src.SourceDescriptionURL(), "CHILD_DUMP="+h.Src.ResourceDumpURL(0), "CHILD_TMP="+childTmp, "CHILD_KILL_AFTER=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	err := cmd.Run()
@@ -109,11 +110,11 @@ func TestDumpKill9InsidePackageThenResume(t *testing.T) {
 	h.open(false)
 	ctx := context.Background()
 	fetched := map[string]string{}
-	err = h.db.EachHeld(ctx, h.set.ID, func(hd resourcesync.Held) error {
+	err = h.DB.EachHeld(ctx, h.set.ID, func(hd resourcesync.Held) error {
 		fetched[hd.URI] = hd.Fetched.String()
 		// The state never claims a file the disk does not hold.
-		got, err := os.ReadFile(filepath.Join(h.dest, filepath.FromSlash(hd.Path)))
-		want, _ := h.src.Content(hd.URI)
+		got, err := os.ReadFile(filepath.Join(h.Dest, filepath.FromSlash(hd.Path)))
+		want, _ := h.Src.Content(hd.URI)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("state holds %s but the disk does not: %v", hd.URI, err)
 		}
@@ -126,17 +127,17 @@ func TestDumpKill9InsidePackageThenResume(t *testing.T) {
 		t.Fatalf("%d held after the kill; want some of the first package's %d", len(fetched), n/2)
 	}
 
-	h.src.ResetCounts()
+	h.Src.ResetCounts()
 	tmp := t.TempDir()
 	sum := h.mustRunDump("", tmp, nil)
 	if sum.Created != int64(n-len(fetched)) || sum.Unchanged != int64(len(fetched)) || sum.Packages != 2 {
 		t.Fatalf("resume after %d recorded: %+v, %d packages", len(fetched), sum.Counts, sum.Packages)
 	}
-	if got := h.src.ResourceBodies(); got != 0 {
+	if got := h.Src.ResourceBodies(); got != 0 {
 		t.Errorf("resume fetched %d resources one by one", got)
 	}
 	// Nothing recorded was done again: the records are the child's.
-	err = h.db.EachHeld(ctx, h.set.ID, func(hd resourcesync.Held) error {
+	err = h.DB.EachHeld(ctx, h.set.ID, func(hd resourcesync.Held) error {
 		if was, ok := fetched[hd.URI]; ok && was != hd.Fetched.String() {
 			t.Errorf("%s was redone (fetched %s, then %s)", hd.URI, was, hd.Fetched)
 		}
@@ -145,7 +146,7 @@ func TestDumpKill9InsidePackageThenResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.assertIdentical()
+	h.AssertIdentical()
 	assertEmptyDir(t, tmp)
 
 	if sum := h.mustRunDump("", tmp, nil); sum.PackagesSkipped != 2 || sum.Unchanged != n {

@@ -34,46 +34,46 @@ func TestDumpCopyThenSkip(t *testing.T) {
 	if sum.Created != 60 || sum.Listed != 60 || sum.Failed != 0 || !sum.ListComplete || sum.Packages != 3 || sum.Via != "dump" {
 		t.Fatalf("first run: %+v packages %d via %s", sum.Counts, sum.Packages, sum.Via)
 	}
-	h.assertIdentical()
+	h.AssertIdentical()
 	assertEmptyDir(t, tmp)
-	if n := h.src.ResourceBodies(); n != 0 {
+	if n := h.Src.ResourceBodies(); n != 0 {
 		t.Errorf("%d resources fetched one by one; the dump holds them all", n)
 	}
-	st, _, err := h.db.Set(context.Background(), h.set.CapabilityList)
-	if err != nil || !st.BaselineAt.Equal(h.src.At()) || st.Via != "dump" {
-		t.Fatalf("baseline point %v via %q (err %v), want the dump's at %v", st.BaselineAt, st.Via, err, h.src.At())
+	st, _, err := h.DB.Set(context.Background(), h.set.CapabilityList)
+	if err != nil || !st.BaselineAt.Equal(h.Src.At()) || st.Via != "dump" {
+		t.Fatalf("baseline point %v via %q (err %v), want the dump's at %v", st.BaselineAt, st.Via, err, h.Src.At())
 	}
-	r := h.src.Resources(0)[7]
-	if info, err := os.Stat(h.pathOf(r.URI)); err != nil || !info.ModTime().Equal(r.LastMod) {
+	r := h.Src.Resources(0)[7]
+	if info, err := os.Stat(h.PathOf(r.URI)); err != nil || !info.ModTime().Equal(r.LastMod) {
 		t.Errorf("mtime %v, want the lastmod %v (%v)", info.ModTime(), r.LastMod, err)
 	}
 
 	// Everything held: the manifest copies say so, no package is fetched.
-	h.src.ResetCounts()
+	h.Src.ResetCounts()
 	sum = h.mustRunDump("", tmp, nil)
 	if sum.Unchanged != 60 || sum.Created+sum.Updated != 0 || sum.PackagesSkipped != 3 || sum.Packages != 0 {
 		t.Fatalf("second run: %+v, %d packages, %d skipped", sum.Counts, sum.Packages, sum.PackagesSkipped)
 	}
 	for _, p := range zipPaths(3) {
-		if n := h.src.Requests(p); n != 0 {
+		if n := h.Src.Requests(p); n != 0 {
 			t.Errorf("%s fetched %d times though every entry is held", p, n)
 		}
 	}
 
 	// One file lost: only its package is fetched, only it is written.
-	lost := h.src.Resources(0)[25] // in the second package
-	if err := os.Remove(h.pathOf(lost.URI)); err != nil {
+	lost := h.Src.Resources(0)[25] // in the second package
+	if err := os.Remove(h.PathOf(lost.URI)); err != nil {
 		t.Fatal(err)
 	}
-	h.src.ResetCounts()
+	h.Src.ResetCounts()
 	sum = h.mustRunDump("", tmp, func(o *baseline.Options) { o.Checksum = true })
 	if sum.Created != 1 || sum.Unchanged != 59 || sum.Packages != 1 || sum.PackagesSkipped != 2 {
 		t.Fatalf("after a loss: %+v, %d packages, %d skipped", sum.Counts, sum.Packages, sum.PackagesSkipped)
 	}
-	if n := h.src.Requests(zipPaths(3)[1]); n != 1 {
+	if n := h.Src.Requests(zipPaths(3)[1]); n != 1 {
 		t.Errorf("the package holding the lost file fetched %d times", n)
 	}
-	h.assertIdentical()
+	h.AssertIdentical()
 	assertEmptyDir(t, tmp)
 }
 
@@ -81,10 +81,10 @@ func TestDumpIndex(t *testing.T) {
 	h := newDumpHarness(t, func(s *fixtures.Spec) { s.Resources, s.DumpPackages, s.DumpMax = 50, 5, 2 })
 	tmp := t.TempDir()
 	sum := h.mustRunDump("", tmp, nil)
-	if sum.Created != 50 || sum.Packages != 5 || !sum.ListComplete || !sum.At.Equal(h.src.At()) {
+	if sum.Created != 50 || sum.Packages != 5 || !sum.ListComplete || !sum.At.Equal(h.Src.At()) {
 		t.Fatalf("%+v, %d packages, at %v", sum.Counts, sum.Packages, sum.At)
 	}
-	h.assertIdentical()
+	h.AssertIdentical()
 	assertEmptyDir(t, tmp)
 }
 
@@ -93,10 +93,10 @@ func TestDumpIndex(t *testing.T) {
 func TestDumpManifestPaths(t *testing.T) {
 	h := newDumpHarness(t, nil)
 	a, b := []byte("with a leading slash"), []byte("without one")
-	url := serveDump(t, h.src, "paths",
-		pkgSpec{members: []member{{uri: h.src.URI("/custom/res/a.txt"), path: "/resources/a.txt", body: a}},
+	url := serveDump(t, h.Src, "paths",
+		pkgSpec{members: []member{{uri: h.Src.URI("/custom/res/a.txt"), path: "/resources/a.txt", body: a}},
 			files: []zfile{{name: "resources/a.txt", body: a}}},
-		pkgSpec{members: []member{{uri: h.src.URI("/custom/res/b.txt"), path: "deep/in/the/zip/b", body: b}},
+		pkgSpec{members: []member{{uri: h.Src.URI("/custom/res/b.txt"), path: "deep/in/the/zip/b", body: b}},
 			files: []zfile{{name: "deep/in/the/zip/b", body: b}}, noCopy: true},
 	)
 	tmp := t.TempDir()
@@ -104,8 +104,8 @@ func TestDumpManifestPaths(t *testing.T) {
 	if sum.Created != 2 || sum.Failed != 0 {
 		t.Fatalf("%+v", sum.Counts)
 	}
-	for uri, want := range map[string][]byte{h.src.URI("/custom/res/a.txt"): a, h.src.URI("/custom/res/b.txt"): b} {
-		if got, err := os.ReadFile(h.pathOf(uri)); err != nil || !bytes.Equal(got, want) {
+	for uri, want := range map[string][]byte{h.Src.URI("/custom/res/a.txt"): a, h.Src.URI("/custom/res/b.txt"): b} {
+		if got, err := os.ReadFile(h.PathOf(uri)); err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%s: %q %v", uri, got, err)
 		}
 	}
@@ -117,12 +117,12 @@ func TestDumpManifestPaths(t *testing.T) {
 func TestDumpVerificationFailure(t *testing.T) {
 	h := newDumpHarness(t, nil)
 	good, promised, served := []byte("good"), []byte("what the manifest promises"), []byte("what the package really has")
-	bad := h.src.URI("/custom/res/bad")
-	url := serveDump(t, h.src, "verify", pkgSpec{
+	bad := h.Src.URI("/custom/res/bad")
+	url := serveDump(t, h.Src, "verify", pkgSpec{
 		members: []member{
-			{uri: h.src.URI("/custom/res/one"), path: "/one", body: good},
+			{uri: h.Src.URI("/custom/res/one"), path: "/one", body: good},
 			{uri: bad, path: "/bad", body: promised},
-			{uri: h.src.URI("/custom/res/two"), path: "/two", body: good},
+			{uri: h.Src.URI("/custom/res/two"), path: "/two", body: good},
 		},
 		files: []zfile{{name: "one", body: good}, {name: "bad", body: served}, {name: "two", body: good}},
 	})
@@ -134,10 +134,10 @@ func TestDumpVerificationFailure(t *testing.T) {
 	if sum.Created != 2 || sum.Failed != 1 || sum.Failures[0].URI != bad || !strings.Contains(sum.Failures[0].Cause, "does not match") {
 		t.Fatalf("%+v %+v", sum.Counts, sum.Failures)
 	}
-	if _, err := os.Stat(h.pathOf(bad)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(h.PathOf(bad)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the bad bitstream was written: %v", err)
 	}
-	fails, _ := h.db.Failures(context.Background(), h.set.ID)
+	fails, _ := h.DB.Failures(context.Background(), h.set.ID)
 	if len(fails) != 1 || fails[0].URI != bad {
 		t.Errorf("state failures %+v", fails)
 	}
@@ -149,7 +149,7 @@ func TestDumpVerificationFailure(t *testing.T) {
 // reason, and a bomb is stopped.
 func TestDumpHostilePackage(t *testing.T) {
 	h := newDumpHarness(t, nil)
-	outside := filepath.Dir(h.dest)
+	outside := filepath.Dir(h.Dest)
 	for _, c := range []string{"canary.txt", "etc/passwd", "mirror-sibling/x"} {
 		p := filepath.Join(outside, c)
 		os.MkdirAll(filepath.Dir(p), 0o755)
@@ -159,10 +159,10 @@ func TestDumpHostilePackage(t *testing.T) {
 	}
 	tmp := filepath.Join(outside, "tmp")
 	os.Mkdir(tmp, 0o755)
-	before := treeOutside(t, outside, h.dest)
+	before := treeOutside(t, outside, h.Dest)
 
 	evil, good := []byte("evil"), []byte("good")
-	uri := func(n string) string { return h.src.URI("/custom/res/" + n) }
+	uri := func(n string) string { return h.Src.URI("/custom/res/" + n) }
 	members := []member{
 		{uri: uri("good"), path: "/good", body: good},
 		{uri: uri("slip"), path: "/../canary.txt", body: evil},
@@ -187,7 +187,7 @@ func TestDumpHostilePackage(t *testing.T) {
 		{name: "bomb", raw: deflateBomb(1 << 30), declared: 4096},
 		{name: "../unnamed", body: evil}, // named by no entry: never read
 	}
-	url := serveDump(t, h.src, "hostile", pkgSpec{members: members, files: files})
+	url := serveDump(t, h.Src, "hostile", pkgSpec{members: members, files: files})
 	sum, err := h.runDump(url, tmp, nil)
 	if err != nil {
 		t.Fatalf("hostile members stopped the run: %v", err)
@@ -204,14 +204,14 @@ func TestDumpHostilePackage(t *testing.T) {
 		if c, ok := causes[uri(n)]; !ok || !strings.Contains(c, want) {
 			t.Errorf("%s: cause %q, want it to say %q", n, c, want)
 		}
-		if _, err := os.Stat(h.pathOf(uri(n))); !errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(h.PathOf(uri(n))); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("%s was written: %v", n, err)
 		}
 	}
-	if got, _ := os.ReadFile(h.pathOf(uri("good"))); !bytes.Equal(got, good) {
+	if got, _ := os.ReadFile(h.PathOf(uri("good"))); !bytes.Equal(got, good) {
 		t.Errorf("good member: %q", got)
 	}
-	after := treeOutside(t, outside, h.dest)
+	after := treeOutside(t, outside, h.Dest)
 	for p, s := range after {
 		if before[p] != s {
 			t.Errorf("written outside the mirror: %s", p)
@@ -234,17 +234,17 @@ func TestDumpMaxSize(t *testing.T) {
 	h := newDumpHarness(t, nil)
 	tmp := t.TempDir()
 	sum := h.mustRunDump("", tmp, func(o *baseline.Options) { o.Dump.MaxSize = 1000 })
-	if sum.Created != 60 || sum.Packages != 0 || h.src.ResourceBodies() != 60 {
-		t.Fatalf("%+v, %d packages, %d fetched one by one", sum.Counts, sum.Packages, h.src.ResourceBodies())
+	if sum.Created != 60 || sum.Packages != 0 || h.Src.ResourceBodies() != 60 {
+		t.Fatalf("%+v, %d packages, %d fetched one by one", sum.Counts, sum.Packages, h.Src.ResourceBodies())
 	}
 	for _, p := range zipPaths(3) {
-		if n := h.src.Requests(p); n != 0 {
+		if n := h.Src.Requests(p); n != 0 {
 			t.Errorf("an oversized package was fetched %d times", n)
 		}
 	}
 
 	big := bytes.Repeat([]byte("big "), 1000)
-	url := serveDump(t, h.src, "big", pkgSpec{members: []member{{uri: h.src.URI("/custom/res/big"), path: "/big", body: big}},
+	url := serveDump(t, h.Src, "big", pkgSpec{members: []member{{uri: h.Src.URI("/custom/res/big"), path: "/big", body: big}},
 		files: []zfile{{name: "big", body: big}}, noCopy: true})
 	sum, err := h.runDump(url, tmp, func(o *baseline.Options) { o.Dump.MaxSize = 1000 })
 	if !errors.Is(err, dumpzip.ErrTooLarge) || sum.ListComplete || sum.Created != 0 {
@@ -252,7 +252,7 @@ func TestDumpMaxSize(t *testing.T) {
 	}
 	// Small compressed, it was fetched, then refused for what it would
 	// inflate to, before anything was extracted.
-	if _, err := os.Stat(h.pathOf(h.src.URI("/custom/res/big"))); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(h.PathOf(h.Src.URI("/custom/res/big"))); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a member of a refused package was written: %v", err)
 	}
 	assertEmptyDir(t, tmp)
@@ -266,31 +266,31 @@ func TestDumpPackageFailures(t *testing.T) {
 	t.Run("corrupt package with a copy", func(t *testing.T) {
 		h := newDumpHarness(t, nil)
 		tmp := t.TempDir()
-		h.src.SetFault(zipPaths(3)[1], fixtures.Fault{Body: fixtures.FlipByte, At: 300})
+		h.Src.SetFault(zipPaths(3)[1], fixtures.Fault{Body: fixtures.FlipByte, At: 300})
 		sum := h.mustRunDump("", tmp, nil)
 		if sum.Created != 60 || sum.Packages != 2 || !sum.ListComplete {
 			t.Fatalf("%+v, %d packages", sum.Counts, sum.Packages)
 		}
-		if n := h.src.ResourceBodies(); n != 20 {
+		if n := h.Src.ResourceBodies(); n != 20 {
 			t.Errorf("%d resources fetched one by one, want the 20 of the broken package", n)
 		}
-		h.assertIdentical()
+		h.AssertIdentical()
 		assertEmptyDir(t, tmp)
 	})
 	t.Run("missing package without a copy", func(t *testing.T) {
 		h := newDumpHarness(t, nil)
 		tmp := t.TempDir()
 		a := []byte("a")
-		url := serveDump(t, h.src, "gone",
-			pkgSpec{members: []member{{uri: h.src.URI("/custom/res/a"), path: "/a", body: a}}, files: []zfile{{name: "a", body: a}}, noCopy: true},
-			pkgSpec{members: []member{{uri: h.src.URI("/custom/res/b"), path: "/b", body: a}}, files: []zfile{{name: "b", body: a}}, noCopy: true},
+		url := serveDump(t, h.Src, "gone",
+			pkgSpec{members: []member{{uri: h.Src.URI("/custom/res/a"), path: "/a", body: a}}, files: []zfile{{name: "a", body: a}}, noCopy: true},
+			pkgSpec{members: []member{{uri: h.Src.URI("/custom/res/b"), path: "/b", body: a}}, files: []zfile{{name: "b", body: a}}, noCopy: true},
 			pkgSpec{zip: []byte("not a zip"), noCopy: true},
 		)
-		h.src.SetNotFound("/custom/gone/p2.zip")
-		extra := filepath.Join(h.dest, strings.TrimPrefix(filepath.Dir(h.pathOf(h.src.URI("/custom/res/a"))), h.dest), "extra")
+		h.Src.SetNotFound("/custom/gone/p2.zip")
+		extra := filepath.Join(h.Dest, strings.TrimPrefix(filepath.Dir(h.PathOf(h.Src.URI("/custom/res/a"))), h.Dest), "extra")
 		os.MkdirAll(filepath.Dir(extra), 0o755)
 		os.WriteFile(extra, []byte("not in the dump"), 0o644)
-		sum, err := h.runDump(url, tmp, func(o *baseline.Options) { o.Delete = true; o.MaxDelete = baseline.DeleteLimit{Count: 100} })
+		sum, err := h.runDump(url, tmp, func(o *baseline.Options) { o.Delete = true; o.MaxDelete = transfer.DeleteLimit{Count: 100} })
 		if !errors.Is(err, resourcesync.ErrNotFound) || !strings.Contains(err.Error(), "2 of 3 packages") {
 			t.Fatalf("err %v", err)
 		}
@@ -300,7 +300,7 @@ func TestDumpPackageFailures(t *testing.T) {
 		if _, err := os.Stat(extra); err != nil {
 			t.Errorf("a file was deleted though the dump was not completely read: %v", err)
 		}
-		if st, _, _ := h.db.Set(context.Background(), h.set.CapabilityList); st.Baselined() {
+		if st, _, _ := h.DB.Set(context.Background(), h.set.CapabilityList); st.Baselined() {
 			t.Errorf("an incomplete dump recorded a baseline point")
 		}
 		assertEmptyDir(t, tmp)
@@ -332,14 +332,14 @@ func TestDumpCancelledInsidePackage(t *testing.T) {
 	tmp := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	m := &cancellingMirror{Mirror: h.mirror, cancel: cancel, puts: make(chan struct{}, 10)}
+	m := &cancellingMirror{Mirror: h.Mirror, cancel: cancel, puts: make(chan struct{}, 10)}
 	set := h.set
-	set.ResourceDump = h.src.ResourceDumpURL(0)
+	set.ResourceDump = h.Src.ResourceDumpURL(0)
 	d := h.deps()
 	d.Mirror, d.TempDir = m, tmp
 	o := baseline.DefaultOptions()
 	o.Workers, o.BatchSize = 2, 4
-	o.Scope = resourcesync.NewScope([]string{h.src.URL()}, nil)
+	o.Scope = resourcesync.NewScope([]string{h.Src.URL()}, nil)
 	sum, err := baseline.Run(ctx, set, d, o)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v (%+v)", err, sum.Counts)
@@ -351,39 +351,39 @@ func TestDumpCancelledInsidePackage(t *testing.T) {
 	// Resume in a new session (the old one's staged files are discarded):
 	// what was recorded is not done again.
 	h.reopen(false)
-	held, _ := h.db.HeldCount(context.Background(), h.set.ID)
+	held, _ := h.DB.HeldCount(context.Background(), h.set.ID)
 	sum = h.mustRunDump("", tmp, nil)
 	if sum.Created != 60-held || sum.Unchanged != held {
 		t.Fatalf("resume after %d held: %+v", held, sum.Counts)
 	}
-	h.assertIdentical()
+	h.AssertIdentical()
 }
 
 func TestDumpDeleteAndDryRun(t *testing.T) {
 	h := newDumpHarness(t, nil)
 	tmp := t.TempDir()
 	h.mustRunDump("", tmp, nil)
-	gone := h.src.Resources(0)[3]
-	if err := h.src.Apply(h.src.At().Add(time.Hour), fixtures.Mutation{Kind: fixtures.Delete, Path: gone.Path},
-		fixtures.Mutation{Kind: fixtures.Update, Path: h.src.Resources(0)[40].Path}); err != nil {
+	gone := h.Src.Resources(0)[3]
+	if err := h.Src.Apply(h.Src.At().Add(time.Hour), fixtures.Mutation{Kind: fixtures.Delete, Path: gone.Path},
+		fixtures.Mutation{Kind: fixtures.Update, Path: h.Src.Resources(0)[40].Path}); err != nil {
 		t.Fatal(err)
 	}
 
 	// A dry run writes nothing, and reads the manifest copies rather than
 	// the packages.
 	h.reopen(true)
-	before := fixtures.TreeSnapshot(t, h.dest, false)
-	h.src.ResetCounts()
+	before := fixtures.TreeSnapshot(t, h.Dest, false)
+	h.Src.ResetCounts()
 	var plan bytes.Buffer
 	sum := h.mustRunDump("", tmp, func(o *baseline.Options) { o.DryRun, o.Delete, o.Plan = true, true, &plan })
 	if sum.Updated != 1 || sum.WouldDelete != 1 || sum.Unchanged != 58 {
 		t.Fatalf("dry run: %+v would delete %d", sum.Counts, sum.WouldDelete)
 	}
-	if fixtures.TreeSnapshot(t, h.dest, false) != before {
+	if fixtures.TreeSnapshot(t, h.Dest, false) != before {
 		t.Error("the dry run wrote to the mirror or the state")
 	}
 	for _, p := range zipPaths(3) {
-		if n := h.src.Requests(p); n != 0 {
+		if n := h.Src.Requests(p); n != 0 {
 			t.Errorf("the dry run fetched %s", p)
 		}
 	}
@@ -397,10 +397,10 @@ func TestDumpDeleteAndDryRun(t *testing.T) {
 	if sum.Deleted != 1 || sum.Updated != 1 || sum.Unchanged != 58 {
 		t.Fatalf("with --delete: %+v", sum.Counts)
 	}
-	h.assertIdentical()
-	st, _, _ := h.db.Set(context.Background(), h.set.CapabilityList)
-	if !st.BaselineAt.Equal(h.src.At()) {
-		t.Errorf("baseline point %v, want %v", st.BaselineAt, h.src.At())
+	h.AssertIdentical()
+	st, _, _ := h.DB.Set(context.Background(), h.set.CapabilityList)
+	if !st.BaselineAt.Equal(h.Src.At()) {
+		t.Errorf("baseline point %v, want %v", st.BaselineAt, h.Src.At())
 	}
 	assertEmptyDir(t, tmp)
 }

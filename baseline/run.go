@@ -4,19 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"sync"
 
-	"golang.org/x/sync/errgroup"
-
-	"github.com/resync-dest/resync-dest/dumpzip"
 	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/transfer"
 )
-
-// errDrained stops the producer when the user asked to stop.
-var errDrained = errors.New("drained")
 
 // Run copies the set from its Resource List into the mirror.
 //
@@ -30,15 +22,21 @@ var errDrained = errors.New("drained")
 // The Summary is returned in every case.
 func Run(ctx context.Context, set Set, d Deps, opts Options) (*Summary, error) {
 	opts = opts.withDefaults()
-	r := &run{set: set, d: d, opts: opts, roots: treeRoots{}, breaker: transfer.Breaker{Max: opts.MaxUnavailable}, sum: &Summary{Set: set, Via: "list", Started: opts.Now()}}
+	r := &run{set: set, d: d, opts: opts, roots: treeRoots{}, breaker: &transfer.Breaker{Max: opts.MaxUnavailable},
+		sum: &Summary{Set: set, Via: "list", Started: opts.Now()}}
 	if set.viaDump() {
 		r.sum.ResourceDump, r.sum.Via = set.ResourceDump, "dump"
+		r.packages = &transfer.Packages{Fetcher: d.Fetcher, Want: resourcesync.CapResourceDumpManifest,
+			Options: opts.Dump.For(d.TempDir, opts.Limits), Breaker: r.breaker, Log: d.Log}
 	} else {
 		r.sum.ResourceList = set.ResourceList
 	}
 	r.tally = transfer.NewTally(opts.RunOptions, d.Log, &r.sum.Counts, &r.sum.WouldDelete, &r.sum.Failures)
 	opts.Progress.Start(r.sum.Started)
 	err := r.run(ctx)
+	if r.packages != nil {
+		r.sum.Packages = r.packages.Downloaded()
+	}
 	r.sum.Ended = opts.Now()
 	return r.sum, err
 }
@@ -67,6 +65,9 @@ func (r *run) run(ctx context.Context) error {
 	return err
 }
 
+// run is one baseline: the planner of the engine's units (the entries of
+// the list, or of the dump's packages) and what it learns from their
+// results.
 type run struct {
 	set  Set
 	d    Deps
@@ -74,170 +75,75 @@ type run struct {
 	sum  *Summary
 	// tally counts and reports the results the writer recorded (writer
 	// goroutine).
-	tally *transfer.Tally
+	tally    *transfer.Tally
+	breaker  *transfer.Breaker
+	packages *transfer.Packages // the Resource Dump's; nil for a list
 
 	listing Listing
 	roots   treeRoots // the set's mapped tree, from the listed paths (writer goroutine)
 	listErr error     // the listing failed (writer goroutine)
-	breaker transfer.Breaker
 }
 
-// job is one listed entry for a worker.
-type job struct {
-	entry *resourcesync.Entry
-	// member is the entry's bitstream in a Resource Dump package, which
-	// pkg keeps open until the job is released; nil for a list's entry
-	// (and for a dump's entry read from a manifest copy): fetched from the
-	// Source.
-	member *dumpzip.Member
-	pkg    *openPackage
-	// looked: the producer already asked the state what is held of the
-	// entry's URI, and prev is the answer (nil: nothing).
-	looked bool
-	prev   *resourcesync.Held
-}
-
-// copy runs the pipeline: one producer streaming the list, N workers, one
-// writer recording results.
+// copy runs the engine over the list's (or dump's) entries.
 func (r *run) copy(ctx context.Context) error {
-	g, gctx := errgroup.WithContext(ctx)
-	jobs := make(chan job, r.opts.Workers*4)
-	items := make(chan transfer.Item, r.opts.Workers*4)
-
-	// The producer never fails the group: a list that breaks off midway
-	// still lets the workers finish and the writer record what was done.
-	var listErr error
-	g.Go(func() error {
-		defer close(jobs)
-		if r.set.viaDump() {
-			listErr = r.produceDump(gctx, jobs)
-		} else {
-			listErr = r.produce(gctx, jobs)
-		}
-		return nil
-	})
-
-	var workers sync.WaitGroup
-	for range r.opts.Workers {
-		workers.Add(1)
-		g.Go(func() error {
-			defer workers.Done()
-			w := &worker{run: r}
-			for j := range jobs {
-				if r.opts.Drain.Err() != nil {
-					j.release()
-					continue // stop starting new transfers; drain the queue
-				}
-				res, err := w.process(gctx, j)
-				j.release()
-				if err != nil {
-					return err
-				}
-				select {
-				case items <- r.item(res):
-				case <-gctx.Done():
-					return gctx.Err()
-				}
-			}
-			return nil
-		})
-	}
-	go func() {
-		workers.Wait()
-		close(items)
-	}()
-
-	wo := r.opts.WriterOptions()
-	wr := transfer.NewWriter(r.d.Mirror, r.d.Store, r.set.ID, wo)
-	g.Go(func() error { return wr.Run(gctx, items) })
-
-	err := g.Wait()
-	for j := range jobs {
-		j.release() // left by workers that stopped early: their packages must close
-	}
-	if err == nil {
-		err = r.listErr
-	}
-	switch {
-	case err != nil:
-		return err
-	case errors.Is(listErr, errDrained) || r.opts.Drain.Err() != nil:
+	job := transfer.Job{SetID: r.set.ID, Plan: r, Tally: r.tally, Breaker: r.breaker}
+	err := transfer.Run(ctx, job, r.d.transfer(), r.opts.RunOptions)
+	if errors.Is(err, transfer.ErrDrained) {
 		return fmt.Errorf("baseline of %s: %w", r.set.doc(), resourcesync.ErrInterrupted)
-	case listErr != nil:
-		return fmt.Errorf("baseline of %s: %w", r.set.doc(), listErr)
 	}
-	return nil
+	if r.listErr != nil && (err == nil || !transfer.Fatal(err)) {
+		return r.listErr
+	}
+	return err
 }
 
-// lookupBatch is how many listed entries the producer gathers before it
-// asks the state what is held of them, in one query (Store.HeldMany): one
-// point lookup per resource cost about a tenth of a first baseline's time.
-const lookupBatch = 100
+// Units emits the entries of the Resource List (and its index parts), or
+// of the Resource Dump's packages. An error that is not the engine's own
+// (drained, a local fault, the context) is the list's: it names the list.
+func (r *run) Units(ctx context.Context, f *transfer.Feed) error {
+	var err error
+	if r.set.viaDump() {
+		err = r.dumpUnits(ctx, f)
+	} else {
+		err = r.listUnits(ctx, f)
+	}
+	if err != nil && !errors.Is(err, transfer.ErrDrained) && !transfer.Fatal(err) {
+		err = fmt.Errorf("baseline of %s: %w", r.set.doc(), err)
+	}
+	return err
+}
 
-// produce streams the Resource List (and its index parts) to the workers,
-// with what the state holds of each entry looked up in batches.
-func (r *run) produce(ctx context.Context, jobs chan<- job) error {
-	open := func(ctx context.Context, u string) (string, io.ReadCloser, error) {
-		final, _, body, err := r.d.Fetcher.OpenDocument(ctx, u)
-		return final, body, err
-	}
-	pending := make([]*resourcesync.Entry, 0, lookupBatch)
-	send := func() error {
-		defer func() { pending = pending[:0] }()
-		uris := make([]string, len(pending))
-		for i, e := range pending {
-			uris[i] = e.Loc
-		}
-		held, err := r.d.Store.HeldMany(ctx, r.set.ID, uris)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return fmt.Errorf("look up %d listed resources in the state: %w: %w", len(uris), resourcesync.ErrLocal, err)
-		}
-		for _, e := range pending {
-			j := job{entry: e, looked: true}
-			if h, ok := held[e.Loc]; ok {
-				j.prev = &h
-			}
-			select {
-			case jobs <- j:
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
-		return nil
-	}
+// listUnits emits the entries of the Resource List (and its index parts).
+func (r *run) listUnits(ctx context.Context, f *transfer.Feed) error {
 	wopts := resourcesync.WalkOptions{Limits: r.opts.Limits}
-	h, err := resourcesync.Walk(ctx, open, r.set.ResourceList, resourcesync.CapResourceList, wopts,
+	h, err := resourcesync.Walk(ctx, r.d.Open, r.set.ResourceList, resourcesync.CapResourceList, wopts,
 		func(_ *resourcesync.Part, e *resourcesync.Entry) error {
-			if r.opts.Drain.Err() != nil {
-				return errDrained
-			}
-			r.opts.Progress.Listed()
 			if e.BadLastMod != "" {
 				r.d.Log.Warn().Str("uri", e.Loc).Str("lastmod", e.BadLastMod).Msg("lastmod is not a W3C datetime; the resource is treated as if it had none")
 			}
-			if pending = append(pending, e); len(pending) < lookupBatch {
-				return nil
-			}
-			return send()
+			return f.Emit(r.unit(e))
 		})
-	if len(pending) > 0 && (err == nil || !errors.Is(err, resourcesync.ErrLocal) && !errors.Is(err, errDrained)) {
-		// What was read before the list broke off is still copied.
-		if serr := send(); serr != nil && err == nil {
-			err = serr
-		}
-	}
 	if h != nil {
 		r.sum.At, r.sum.Completed = h.MD.At, h.MD.Completed
 	}
 	if err == nil {
 		r.sum.ListComplete = true
-		r.opts.Progress.ListingDone()
 	}
 	return err
 }
+
+// unit is the work for one listed entry: bring it to what the entry says.
+func (r *run) unit(e *resourcesync.Entry) *transfer.Unit {
+	return &transfer.Unit{
+		URI:    e.Loc,
+		Want:   resourcesync.Version{Fixity: e.MD.Hash, Length: e.MD.Length, HasLength: e.MD.HasLength, LastMod: e.LastMod},
+		Wanted: true, Rehash: r.opts.Checksum, Revalidate: true,
+	}
+}
+
+// BeforeCommit adds nothing: a baseline's point is recorded once the whole
+// list is.
+func (r *run) BeforeCommit(*resourcesync.Batch) {}
 
 // freshStart reports whether the run starts from nothing: no file in the
 // mirror and no record of the set in the state. Then every file of the

@@ -8,17 +8,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/incremental"
 	"github.com/resync-dest/resync-dest/resourcesync"
+	"github.com/resync-dest/resync-dest/transfer"
 )
 
 func TestDeletions(t *testing.T) {
 	h := newHarness(t, nil)
 	h.baseline() // 40 resources
-	rs := h.src.Resources(0)
-	at := h.src.At()
+	rs := h.Src.Resources(0)
+	at := h.Src.At()
 	var muts []fixtures.Mutation
 	var gone []string
 	for _, r := range rs[:6] { // 15% of the set
@@ -26,10 +26,10 @@ func TestDeletions(t *testing.T) {
 		gone = append(gone, r.URI)
 	}
 	muts = append(muts, fixtures.Mutation{Kind: fixtures.Update, Path: rs[6].Path})
-	if err := h.src.Apply(at.Add(time.Second), muts...); err != nil {
+	if err := h.Src.Apply(at.Add(time.Second), muts...); err != nil {
 		t.Fatal(err)
 	}
-	before := h.files()
+	before := h.Files()
 
 	// --delete within the default --max-delete (10%): a safety stop before
 	// anything is changed.
@@ -37,7 +37,7 @@ func TestDeletions(t *testing.T) {
 	if !errors.Is(err, resourcesync.ErrSafetyStop) || !strings.Contains(err.Error(), "max-delete") {
 		t.Fatalf("err = %v, want the deletion guard", err)
 	}
-	if after := h.files(); len(after) != len(before) || !bytes.Equal(after[h.pathOf(rs[6].URI)], before[h.pathOf(rs[6].URI)]) {
+	if after := h.Files(); len(after) != len(before) || !bytes.Equal(after[h.PathOf(rs[6].URI)], before[h.PathOf(rs[6].URI)]) {
 		t.Fatalf("the guard tripped but the mirror changed")
 	}
 	if !h.state().Cursor.Equal(at) {
@@ -51,7 +51,7 @@ func TestDeletions(t *testing.T) {
 	}
 	h.assertIdentical(gone...)
 	for _, u := range gone {
-		if _, ok, _ := h.db.Held(context.Background(), h.setID, u); !ok {
+		if _, ok, _ := h.DB.Held(context.Background(), h.SetID, u); !ok {
 			t.Errorf("%s kept on disk but dropped from the state", u)
 		}
 	}
@@ -61,16 +61,16 @@ func TestDeletions(t *testing.T) {
 	for _, r := range rs[7:10] {
 		more = append(more, fixtures.Mutation{Kind: fixtures.Delete, Path: r.Path})
 	}
-	if err := h.src.Apply(at.Add(2*time.Second), more...); err != nil {
+	if err := h.Src.Apply(at.Add(2*time.Second), more...); err != nil {
 		t.Fatal(err)
 	}
-	sum = h.mustRun(func(o *incremental.Options) { o.Delete, o.MaxDelete = true, baseline.DeleteLimit{Count: 3} })
+	sum = h.mustRun(func(o *incremental.Options) { o.Delete, o.MaxDelete = true, transfer.DeleteLimit{Count: 3} })
 	if sum.Deleted != 3 || sum.Applied != 3 {
 		t.Fatalf("with --delete: %+v", sum)
 	}
 	h.assertIdentical(gone...)
 	for _, r := range rs[7:10] {
-		if _, ok, _ := h.db.Held(context.Background(), h.setID, r.URI); ok {
+		if _, ok, _ := h.DB.Held(context.Background(), h.SetID, r.URI); ok {
 			t.Errorf("%s deleted but still held in the state", r.URI)
 		}
 	}
@@ -80,14 +80,14 @@ func TestDryRunWritesNothing(t *testing.T) {
 	h := newHarness(t, nil)
 	h.baseline()
 	h.advance(12)
-	h.reopen(true)
-	before := fixtures.TreeSnapshot(t, h.dest, false)
+	h.Reopen(true)
+	before := fixtures.TreeSnapshot(t, h.Dest, false)
 	var plan bytes.Buffer
 	sum, err := h.run(func(o *incremental.Options) { withDelete(o); o.DryRun, o.Plan = true, &plan })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if after := fixtures.TreeSnapshot(t, h.dest, false); after != before {
+	if after := fixtures.TreeSnapshot(t, h.Dest, false); after != before {
 		t.Fatalf("a dry run changed the mirror or the state:\n%s\n---\n%s", before, after)
 	}
 	if sum.Listed == 0 || sum.Applied != 12 || plan.Len() == 0 {
@@ -98,7 +98,7 @@ func TestDryRunWritesNothing(t *testing.T) {
 			t.Errorf("plan line %q", line)
 		}
 	}
-	h.reopen(false)
+	h.Reopen(false)
 	h.mustRun(withDelete)
 	h.assertIdentical()
 }

@@ -2,9 +2,6 @@ package incremental
 
 import (
 	"context"
-	"io"
-	"io/fs"
-	"net/http"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -13,39 +10,52 @@ import (
 	"github.com/resync-dest/resync-dest/transfer"
 )
 
-// Fetcher gets documents and bitstreams from the Source.
-type Fetcher interface {
-	OpenDocument(ctx context.Context, url string) (finalURL string, header http.Header, body io.ReadCloser, err error)
-	Download(ctx context.Context, f resourcesync.Fetch, dst resourcesync.Sink) (resourcesync.Fetched, error)
-}
-
-// Mirror is the local tree.
-type Mirror interface {
-	transfer.Mirror
-	Path(uri string) (string, error)
-	Stat(rel string) (fs.FileInfo, error)
-	Remove(rel string) error
-}
-
 // Store is the state.
 type Store interface {
-	Held(ctx context.Context, setID int64, uri string) (resourcesync.Held, bool, error)
+	transfer.Store
 	HeldCount(ctx context.Context, setID int64) (int64, error)
-	PathHolders(ctx context.Context, path string) ([]int64, error)
 	Failures(ctx context.Context, setID int64) ([]resourcesync.Failure, error)
-	ChangeStatus(ctx context.Context, setID int64, uri string, ch resourcesync.Change, t time.Time) (recorded, failed bool, err error)
+	// EachApplied visits the changes recorded as applied at or after
+	// since.
+	EachApplied(ctx context.Context, setID int64, since time.Time, fn func(uri string, ch resourcesync.Change, t time.Time) error) error
 	ListDone(ctx context.Context, setID int64, url string) (bool, error)
 	PruneChanges(ctx context.Context, setID int64, before time.Time) (int64, error)
-	transfer.Store
+}
+
+// Backlog keeps the history read since the cursor on disk for one run and
+// hands it back one unit of work per resource (state.Backlog).
+type Backlog interface {
+	// Applied and Retry say what earlier runs recorded; they come before
+	// the changes.
+	Applied(uri string, ch resourcesync.Change, t time.Time) error
+	Retry(uri string) error
+	// Add appends a change, lists in order, each in document order.
+	Add(p resourcesync.Pending) error
+	// Counts, PendingPerList, Units and Deletions read it back, once every
+	// change was added.
+	Counts() (changes, done int64, err error)
+	PendingPerList() (map[int]int64, error)
+	Units(fn func(resourcesync.BacklogUnit) error) error
+	Deletions(fn func(resourcesync.BacklogUnit) error) error
+	Close() error
 }
 
 // Deps are the adapters a run uses.
 type Deps struct {
-	Fetcher Fetcher
-	Mirror  Mirror
+	// Open reads the Source's documents (Change Lists, dumps, manifest
+	// copies); Fetcher its bitstreams and packages.
+	Open    resourcesync.Opener
+	Fetcher transfer.Fetcher
+	Mirror  transfer.Mirror
 	Store   Store
+	// NewBacklog makes an empty Backlog for this run.
+	NewBacklog func() (Backlog, error)
 	// TempDir holds the packages of a Change Dump while they are read;
 	// "" means the system's temp directory.
 	TempDir string
 	Log     zerolog.Logger
+}
+
+func (d Deps) transfer() transfer.Deps {
+	return transfer.Deps{Fetcher: d.Fetcher, Mirror: d.Mirror, Store: d.Store, Log: d.Log}
 }

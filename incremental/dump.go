@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/resync-dest/resync-dest/dumpzip"
@@ -20,45 +18,34 @@ import (
 // change. Each package plays the part of a Change List here: its URL keys
 // the change records, its from and until bound its changes, and a closed
 // package whose changes are all recorded is done and not read again. So
-// the history, the plan, the ledger and exact resume are those of Change
-// Lists; only the bytes differ, read out of the package (the Member is the
-// fetcher) instead of fetched from the Source.
+// the backlog, the units, the ledger and exact resume are those of Change
+// Lists; only the bytes differ: a unit's origin is its final change's
+// bitstream in its package, which the engine reads instead of fetching
+// from the Source.
 //
 // A package's changes come from its manifest copy (rel="contents") when
-// the dump links one, so that a package is downloaded only when a resource
+// the dump links one, so that a package is downloaded only when a unit
 // needs its bytes; else from the package's own manifest, which means
-// downloading it. Packages downloaded stay open until the run ends, in the
-// run's temp directory, and are removed then (or at once, when every
-// change they hold was already applied).
+// downloading it. A package downloaded lives, in the run's temp directory,
+// as long as the units that read it (transfer.Package): it is removed at
+// once when every change it holds was already applied, else once the last
+// of its units is done.
 
-// dumpPackage is one Change Dump package of the history.
-type dumpPackage struct {
-	ref     *resourcesync.Entry // its entry in the Change Dump
-	copyURL string              // its manifest copy; "" when the dump links none
-
-	mu      sync.Mutex
-	loaded  bool                    // a download was tried
-	pkg     *dumpzip.Package        // open after a successful download
-	members map[int]*dumpzip.Member // by manifest position
-	err     error                   // why the package cannot be used
-	warned  bool                    // the fallback to the Source was logged
-}
-
-// readDumpHistory reads the set's Change Dump (or Change Dump Index) after
-// the cursor: packages in forward chronological order, each one's changes
-// as readHistory reads a Change List's. Errors are those of readHistory;
-// a package whose changes cannot be read (no usable manifest copy, and
-// the package cannot be downloaded) is one, naming the package.
-func (r *run) readDumpHistory(ctx context.Context) (*history, error) {
-	h := &history{}
+// readDumpHistory streams the set's Change Dump (or Change Dump Index)
+// after the cursor into the backlog: packages in forward chronological
+// order, each one's changes as a Change List's. Errors are those of
+// readHistory; a package whose changes cannot be read (no usable manifest
+// copy, and the package cannot be downloaded) is one, naming the package.
+func (r *run) readDumpHistory(ctx context.Context) error {
+	h := r.hist
 	refs, earliest, err := r.packageRefs(ctx)
 	h.earliest = earliest
 	if err != nil {
-		return h, err
+		return err
 	}
 	for _, ref := range refs {
 		if err := ctx.Err(); err != nil {
-			return h, err
+			return err
 		}
 		until := ref.MD.Until
 		if !until.IsZero() {
@@ -68,33 +55,21 @@ func (r *run) readDumpHistory(ctx context.Context) (*history, error) {
 			}
 			done, err := r.d.Store.ListDone(ctx, r.set.ID, ref.Loc)
 			if err != nil {
-				return h, fmt.Errorf("look up package %s in the state: %w: %w", ref.Loc, resourcesync.ErrLocal, err)
+				return fmt.Errorf("look up package %s in the state: %w: %w", ref.Loc, resourcesync.ErrLocal, err)
 			}
 			if done {
 				h.skipped++
 				continue
 			}
 		}
-		dp := &dumpPackage{ref: ref}
-		if l, ok := ref.Link(resourcesync.RelContents); ok {
-			dp.copyURL = resourcesync.Resolve(ref.Loc, l.Href)
-		}
-		changes, skipped, err := r.packageChanges(ctx, dp)
-		if err != nil {
-			dp.close(r)
-			return h, err
-		}
-		l := list{url: ref.Loc, from: ref.MD.From, until: until, skipped: skipped, pkg: dp}
-		if err := r.addList(ctx, h, l, changes); err != nil {
-			dp.close(r)
-			return h, err
-		}
-		if dp.pkg != nil && allDone(h.changes[h.lists[len(h.lists)-1].start:]) {
-			dp.close(r) // nothing of it will be applied
+		p := r.packages.New(ref)
+		p.Acquire() // the planner's, until every unit is emitted
+		h.lists = append(h.lists, list{url: ref.Loc, from: ref.MD.From, until: until, pkg: p})
+		if err := r.packageChanges(ctx, p); err != nil {
+			return err
 		}
 	}
-	r.warnUnknown(h)
-	return h, nil
+	return nil
 }
 
 // packageRefs walks the Change Dump and returns its package entries in the
@@ -103,7 +78,7 @@ func (r *run) packageRefs(ctx context.Context) ([]*resourcesync.Entry, time.Time
 	var refs []*resourcesync.Entry
 	var earliest time.Time
 	seen := map[string]bool{}
-	hdr, err := resourcesync.Walk(ctx, r.openDoc, r.set.ChangeDump, resourcesync.CapChangeDump,
+	hdr, err := resourcesync.Walk(ctx, r.d.Open, r.set.ChangeDump, resourcesync.CapChangeDump,
 		resourcesync.WalkOptions{Limits: r.opts.Limits, StartPart: func(p *resourcesync.Part) error {
 			if earliest.IsZero() {
 				earliest = p.Header.MD.From
@@ -135,135 +110,94 @@ func (r *run) packageRefs(ctx context.Context) ([]*resourcesync.Entry, time.Time
 	return refs, earliest, nil
 }
 
-// packageChanges reads a package's changes at or after the cursor, sorted
-// as a Change List's: from its manifest copy when there is a usable one,
-// else from the package itself, which is downloaded for it.
-func (r *run) packageChanges(ctx context.Context, dp *dumpPackage) ([]resourcesync.ChangeEntry, int, error) {
-	if dp.copyURL != "" {
-		var entries []*resourcesync.Entry
+// packageChanges adds a package's changes at or after the cursor to the
+// backlog: from its manifest copy when there is a usable one, else from
+// the package itself, which is downloaded for it.
+func (r *run) packageChanges(ctx context.Context, p *transfer.Package) error {
+	if p.CopyURL != "" {
 		var copyErr error
-		for e, err := range dumpzip.Contents(ctx, r.openDoc, dp.copyURL, dp.ref.Loc, resourcesync.CapChangeDumpManifest, r.opts.Limits) {
+		pos := 0
+		for e, err := range dumpzip.Contents(ctx, r.d.Open, p.CopyURL, p.Ref.Loc, resourcesync.CapChangeDumpManifest, r.opts.Limits) {
 			if err != nil {
 				copyErr = err
 				break
 			}
-			entries = append(entries, e)
+			pos++
+			if err := r.addManifestEntry(p.CopyURL, e, pos); err != nil {
+				return err
+			}
 		}
 		if copyErr == nil {
-			return r.sortChanges(dp.copyURL, entries)
-		}
-		if ctx.Err() != nil {
-			return nil, 0, ctx.Err()
-		}
-		r.d.Log.Warn().Str("uri", dp.copyURL).Err(copyErr).Msg("manifest copy unusable; reading the package's own manifest")
-	}
-	if err := r.load(ctx, dp); err != nil {
-		return nil, 0, err
-	}
-	if dp.err != nil {
-		return nil, 0, fmt.Errorf("read the changes of package %s: %w", dp.ref.Loc, dp.err)
-	}
-	entries := make([]*resourcesync.Entry, 0, len(dp.members))
-	for pos := 1; pos <= len(dp.members); pos++ {
-		entries = append(entries, dp.members[pos].Entry)
-	}
-	return r.sortChanges(dp.ref.Loc+"#manifest.xml", entries)
-}
-
-// sortChanges turns a manifest's entries (in manifest order) into the
-// changes at or after the cursor, forward chronological, equal times in
-// manifest order. A change without a time is an error naming doc.
-func (r *run) sortChanges(doc string, entries []*resourcesync.Entry) ([]resourcesync.ChangeEntry, int, error) {
-	var out []resourcesync.ChangeEntry
-	skipped := 0
-	for i, e := range entries {
-		t := e.Time()
-		if t.IsZero() {
-			return nil, 0, &resourcesync.ParseError{Doc: doc, Line: e.Line, Entry: i + 1,
-				Err: fmt.Errorf("%w: a change needs lastmod (or datetime)", resourcesync.ErrAttribute)}
-		}
-		if t.Before(r.set.Cursor) {
-			skipped++
-			continue
-		}
-		out = append(out, resourcesync.ChangeEntry{Entry: e, List: doc, Position: i + 1, Time: t})
-	}
-	slices.SortStableFunc(out, func(a, b resourcesync.ChangeEntry) int { return a.Time.Compare(b.Time) })
-	return out, skipped, nil
-}
-
-// load downloads and opens the package once, and reads its manifest. It
-// returns an error only when the run must stop (local disk, cancellation,
-// the Source down); a package that cannot be used has dp.err set instead.
-// It is safe for concurrent use: the first caller downloads, the others
-// wait for it.
-func (r *run) load(ctx context.Context, dp *dumpPackage) error {
-	dp.mu.Lock()
-	defer dp.mu.Unlock()
-	if dp.loaded {
-		return nil
-	}
-	pkg, err := dumpzip.Download(ctx, r.d.Fetcher, dp.ref, resourcesync.CapChangeDumpManifest, r.opts.Dump.For(r.d.TempDir, r.opts.Limits))
-	if err != nil {
-		if err = transfer.Classify(ctx, err); transfer.Fatal(err) {
-			return err
-		}
-		if berr := r.breaker.Note(dp.ref.Loc, err); berr != nil {
-			return berr
-		}
-		dp.loaded, dp.err = true, err
-		return nil
-	}
-	_ = r.breaker.Note(dp.ref.Loc, nil)
-	r.packages.Add(1)
-	members := map[int]*dumpzip.Member{}
-	for {
-		m, err := pkg.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			pkg.Close()
-			dp.loaded, dp.err = true, fmt.Errorf("package %s: %w", dp.ref.Loc, err)
 			return nil
 		}
-		members[m.Position] = m
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if pos > 0 {
+			// Changes of a broken copy are in the backlog already: the
+			// package cannot stand in for them.
+			return fmt.Errorf("read the changes of package %s: manifest copy %s: %w", p.Ref.Loc, p.CopyURL, copyErr)
+		}
+		r.d.Log.Warn().Str("uri", p.CopyURL).Err(copyErr).Msg("manifest copy unusable; reading the package's own manifest")
 	}
-	dp.loaded, dp.pkg, dp.members = true, pkg, members
-	r.d.Log.Debug().Str("uri", dp.ref.Loc).Int("entries", len(members)).Msg("package downloaded")
+	members, err := p.Members(ctx)
+	if err != nil {
+		if errors.Is(err, transfer.ErrUnusable) {
+			return fmt.Errorf("read the changes of package %s: %w", p.Ref.Loc, p.Err())
+		}
+		return err
+	}
+	for _, m := range members {
+		if err := r.addManifestEntry(p.Ref.Loc+"#manifest.xml", m.Entry, m.Position); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
-// errNoPackage: the change's package cannot be used; its bytes must come
-// from the Source.
-var errNoPackage = errors.New("package unusable")
+// addManifestEntry adds one entry of a package's manifest (or its copy),
+// at 1-based position pos, when it is at or after the cursor. A change
+// without a time is an error naming doc.
+func (r *run) addManifestEntry(doc string, e *resourcesync.Entry, pos int) error {
+	t := e.Time()
+	if t.IsZero() {
+		return &resourcesync.ParseError{Doc: doc, Line: e.Line, Entry: pos,
+			Err: fmt.Errorf("%w: a change needs lastmod (or datetime)", resourcesync.ErrAttribute)}
+	}
+	if t.Before(r.set.Cursor) {
+		r.hist.lists[len(r.hist.lists)-1].skipped++
+		return nil
+	}
+	return r.add(resourcesync.ChangeEntry{Entry: e, List: doc, Position: pos, Time: t})
+}
 
-// member returns the bitstream of change c out of its package,
-// downloading the package the first time. The error is fatal (as load's),
-// errNoPackage when the package cannot be used, or about this change
-// alone (a *dumpzip.MemberError, or a package whose manifest does not
-// match the copy its changes were read from).
-func (r *run) member(ctx context.Context, c *change) (*dumpzip.Member, error) {
-	dp := r.hist.lists[c.list].pkg
-	if err := r.load(ctx, dp); err != nil {
+// changeOrigin is a unit's bytes as the bitstream of its final change in
+// its Change Dump package, downloaded when first needed.
+type changeOrigin struct {
+	p    *transfer.Package
+	pos  int
+	uri  string
+	kind resourcesync.Change
+}
+
+func newChangeOrigin(p *transfer.Package, c *resourcesync.Pending) changeOrigin {
+	p.Acquire()
+	return changeOrigin{p: p, pos: c.Position, uri: c.URI, kind: c.Change}
+}
+
+// Open returns the member holding the change's bitstream. The error wraps
+// transfer.ErrUnusable when the package cannot be used (the bytes then
+// come from the Source), is fatal, or concerns this change alone (a
+// *dumpzip.MemberError, or a package whose manifest does not match the
+// copy its changes were read from).
+func (o changeOrigin) Open(ctx context.Context) (transfer.Fetcher, error) {
+	m, err := o.p.Member(ctx, o.pos)
+	if err != nil {
 		return nil, err
 	}
-	dp.mu.Lock()
-	defer dp.mu.Unlock()
-	switch {
-	case dp.err != nil:
-		if !dp.warned {
-			dp.warned = true
-			r.d.Log.Warn().Str("uri", dp.ref.Loc).Err(dp.err).Msg("package unusable; the resources it holds are fetched from the Source")
-		}
-		return nil, fmt.Errorf("%w: %w", errNoPackage, dp.err)
-	case dp.pkg == nil:
-		return nil, fmt.Errorf("%w: package %s: closed", errNoPackage, dp.ref.Loc)
-	}
-	m, ok := dp.members[int(c.pos)]
-	if !ok || m.Entry.Loc != c.uri || (m.Entry.MD.Change.Known() && m.Entry.MD.Change != c.kind) {
+	if m == nil || m.Entry.Loc != o.uri || (m.Entry.MD.Change.Known() && m.Entry.MD.Change != o.kind) {
 		return nil, fmt.Errorf("package %s: its manifest does not list %s %s at position %d as its manifest copy %s does",
-			dp.ref.Loc, c.kind, c.uri, c.pos, dp.copyURL)
+			o.p.Ref.Loc, o.kind, o.uri, o.pos, o.p.CopyURL)
 	}
 	if err := m.Err(); err != nil {
 		return nil, err
@@ -271,41 +205,4 @@ func (r *run) member(ctx context.Context, c *change) (*dumpzip.Member, error) {
 	return m, nil
 }
 
-// close removes the package's temp file, if it was downloaded.
-func (dp *dumpPackage) close(r *run) {
-	dp.mu.Lock()
-	defer dp.mu.Unlock()
-	if dp.pkg != nil {
-		if err := dp.pkg.Close(); err != nil {
-			r.d.Log.Warn().Str("uri", dp.ref.Loc).Err(err).Msg("cannot remove a package's temp file")
-		}
-		dp.pkg, dp.members = nil, nil
-	}
-}
-
-// closePackages removes every package the run downloaded.
-func (r *run) closePackages() {
-	if r.hist == nil {
-		return
-	}
-	for i := range r.hist.lists {
-		if dp := r.hist.lists[i].pkg; dp != nil {
-			dp.close(r)
-		}
-	}
-}
-
-// openDoc opens a document of the Source for the protocol readers.
-func (r *run) openDoc(ctx context.Context, u string) (string, io.ReadCloser, error) {
-	final, _, body, err := r.d.Fetcher.OpenDocument(ctx, u)
-	return final, body, err
-}
-
-func allDone(cs []change) bool {
-	for i := range cs {
-		if !cs[i].done {
-			return false
-		}
-	}
-	return true
-}
+func (o changeOrigin) Release() { o.p.Release() }

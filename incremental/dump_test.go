@@ -15,8 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/fixtures/desttest"
 	"github.com/resync-dest/resync-dest/incremental"
@@ -26,22 +24,23 @@ import (
 // runDump runs an incremental sync from the set's Change Dump, keeping its
 // packages in tmp.
 func (h *harness) runDump(tmp string, cursor time.Time, mod func(*incremental.Options)) (*incremental.Summary, error) {
-	h.t.Helper()
+	h.T.Helper()
 	o := incremental.DefaultOptions()
-	o.Workers, o.Scope = 4, h.scope()
+	o.Workers, o.Scope = 4, h.Scope()
 	if mod != nil {
 		mod(&o)
 	}
-	set := incremental.Set{ID: h.setID, CapabilityList: h.src.CapabilityListURL(0), ChangeDump: h.src.ChangeDumpURL(0), Cursor: cursor}
-	d := incremental.Deps{Fetcher: h.client, Mirror: h.mirror, Store: h.db, TempDir: tmp, Log: zerolog.Nop()}
+	set := incremental.Set{ID: h.SetID, CapabilityList: h.Src.CapabilityListURL(0), ChangeDump: h.Src.ChangeDumpURL(0), Cursor: cursor}
+	d := h.IncrementalDeps()
+	d.TempDir = tmp
 	return incremental.Run(context.Background(), set, d, o)
 }
 
 func (h *harness) mustRunDump(tmp string, mod func(*incremental.Options)) *incremental.Summary {
-	h.t.Helper()
+	h.T.Helper()
 	sum, err := h.runDump(tmp, h.state().Cursor, mod)
 	if err != nil {
-		h.t.Fatalf("incremental from the Change Dump: %v (%+v)", err, sum)
+		h.T.Fatalf("incremental from the Change Dump: %v (%+v)", err, sum)
 	}
 	return sum
 }
@@ -50,7 +49,7 @@ func (h *harness) mustRunDump(tmp string, mod func(*incremental.Options)) *incre
 func (h *harness) packageRequests(n int) int {
 	total := 0
 	for i := 1; i <= n; i++ {
-		total += h.src.Requests(fmt.Sprintf("/dataset1/changedump-%d.zip", i))
+		total += h.Src.Requests(fmt.Sprintf("/dataset1/changedump-%d.zip", i))
 	}
 	return total
 }
@@ -76,13 +75,13 @@ func TestAppliesChangeDump(t *testing.T) {
 	h.baseline()
 	h.advance(25) // five closed lists of 5, so five closed packages
 	tmp := t.TempDir()
-	h.src.ResetCounts()
+	h.Src.ResetCounts()
 	sum := h.mustRunDump(tmp, withDelete)
-	if sum.Via != "dump" || sum.ChangeDump != h.src.ChangeDumpURL(0) || sum.ListsRead != 5 || sum.Changes != 25 ||
+	if sum.Via != "dump" || sum.ChangeDump != h.Src.ChangeDumpURL(0) || sum.ListsRead != 5 || sum.Changes != 25 ||
 		sum.Applied != 25 || sum.Failed != 0 || sum.Packages < 1 || sum.Packages > 5 {
 		t.Fatalf("%+v", sum)
 	}
-	if got := h.src.ResourceBodies(); got != 0 {
+	if got := h.Src.ResourceBodies(); got != 0 {
 		t.Errorf("fetched %d resources from the Source; the packages hold them all", got)
 	}
 	if got := h.packageRequests(5); int64(got) != sum.Packages {
@@ -90,13 +89,13 @@ func TestAppliesChangeDump(t *testing.T) {
 	}
 	h.assertIdentical()
 	assertEmptyDir(t, tmp)
-	changes := h.src.Changes(0)
+	changes := h.Src.Changes(0)
 	if st := h.state(); !st.Cursor.Equal(changes[len(changes)-1].At) {
 		t.Errorf("cursor %v, want the last change %v", st.Cursor, changes[len(changes)-1].At)
 	}
 	for n := 1; n <= 5; n++ {
-		u := h.src.URI(fmt.Sprintf("/dataset1/changedump-%d.zip", n))
-		if done, err := h.db.ListDone(context.Background(), h.setID, u); err != nil || !done {
+		u := h.Src.URI(fmt.Sprintf("/dataset1/changedump-%d.zip", n))
+		if done, err := h.DB.ListDone(context.Background(), h.SetID, u); err != nil || !done {
 			t.Errorf("closed package %s not recorded as done (%v)", u, err)
 		}
 	}
@@ -104,25 +103,25 @@ func TestAppliesChangeDump(t *testing.T) {
 	// Nothing new: nothing is read but the dump itself (the packages
 	// before the cursor are passed over; the last one, ending at it, is
 	// recorded as done).
-	h.src.ResetCounts()
+	h.Src.ResetCounts()
 	sum = h.mustRunDump(tmp, withDelete)
 	if sum.ListsSkipped != 1 || sum.ListsRead != 0 || sum.Changes != 0 || sum.Packages != 0 {
 		t.Errorf("second run: %+v", sum)
 	}
-	if got := h.src.TotalRequests(); got != 1 {
+	if got := h.Src.TotalRequests(); got != 1 {
 		t.Errorf("second run made %d requests, want the Change Dump's only", got)
 	}
 
 	// Changes in the open list: its package is read (by its manifest copy)
 	// and downloaded once.
 	h.advance(3)
-	h.src.ResetCounts()
+	h.Src.ResetCounts()
 	sum = h.mustRunDump(tmp, withDelete)
 	if sum.ListsRead != 1 || sum.Changes != 3 || sum.Applied != 3 || sum.ListsSkipped != 1 {
 		t.Errorf("third run: %+v", sum)
 	}
-	if h.src.ResourceBodies() != 0 || h.src.Requests("/dataset1/changedump-6.zip") > 1 {
-		t.Errorf("third run: %d bodies, %d requests for the open package", h.src.ResourceBodies(), h.src.Requests("/dataset1/changedump-6.zip"))
+	if h.Src.ResourceBodies() != 0 || h.Src.Requests("/dataset1/changedump-6.zip") > 1 {
+		t.Errorf("third run: %d bodies, %d requests for the open package", h.Src.ResourceBodies(), h.Src.Requests("/dataset1/changedump-6.zip"))
 	}
 	h.assertIdentical()
 	assertEmptyDir(t, tmp)
@@ -135,13 +134,13 @@ func TestChangeDumpWithoutManifestCopies(t *testing.T) {
 	h.baseline()
 	h.advance(15)
 	for n := 1; n <= 3; n++ {
-		h.src.SetNotFound(fmt.Sprintf("/dataset1/changedump-%d-manifest.xml", n))
+		h.Src.SetNotFound(fmt.Sprintf("/dataset1/changedump-%d-manifest.xml", n))
 	}
 	tmp := t.TempDir()
-	h.src.ResetCounts()
+	h.Src.ResetCounts()
 	sum := h.mustRunDump(tmp, withDelete)
-	if sum.ListsRead != 3 || sum.Applied != 15 || sum.Packages != 3 || h.src.ResourceBodies() != 0 {
-		t.Fatalf("%+v, %d bodies", sum, h.src.ResourceBodies())
+	if sum.ListsRead != 3 || sum.Applied != 15 || sum.Packages != 3 || h.Src.ResourceBodies() != 0 {
+		t.Fatalf("%+v, %d bodies", sum, h.Src.ResourceBodies())
 	}
 	if got := h.packageRequests(3); got != 3 {
 		t.Errorf("%d package requests, want each of the 3 once", got)
@@ -157,14 +156,14 @@ func TestChangeDumpUnusablePackageFallsBackToTheSource(t *testing.T) {
 	h := newHarness(t, dumpSpec)
 	h.baseline()
 	h.advance(10)
-	h.src.SetNotFound("/dataset1/changedump-1.zip")
+	h.Src.SetNotFound("/dataset1/changedump-1.zip")
 	tmp := t.TempDir()
-	h.src.ResetCounts()
+	h.Src.ResetCounts()
 	sum := h.mustRunDump(tmp, withDelete)
 	if sum.Applied != 10 || sum.Failed != 0 {
 		t.Fatalf("%+v", sum)
 	}
-	if h.src.ResourceBodies() == 0 {
+	if h.Src.ResourceBodies() == 0 {
 		t.Errorf("nothing fetched from the Source for the missing package")
 	}
 	h.assertIdentical()
@@ -175,8 +174,8 @@ func TestChangeDumpUnusablePackageFallsBackToTheSource(t *testing.T) {
 	h2 := newHarness(t, dumpSpec)
 	h2.baseline()
 	h2.advance(10)
-	h2.src.SetNotFound("/dataset1/changedump-1.zip")
-	h2.src.SetNotFound("/dataset1/changedump-1-manifest.xml")
+	h2.Src.SetNotFound("/dataset1/changedump-1.zip")
+	h2.Src.SetNotFound("/dataset1/changedump-1-manifest.xml")
 	before := h2.state().Cursor
 	_, err := h2.runDump(t.TempDir(), before, withDelete)
 	if err == nil || !strings.Contains(err.Error(), "changedump-1.zip") || !errors.Is(err, resourcesync.ErrNotFound) {
@@ -196,9 +195,11 @@ func TestChangeDumpResumeIsExactPerEntry(t *testing.T) {
 	drain, stop := context.WithCancel(context.Background())
 	o := incremental.DefaultOptions()
 	withDelete(&o)
-	o.Workers, o.BatchSize, o.Scope, o.Drain = 1, 4, h.scope(), drain
-	set := incremental.Set{ID: h.setID, CapabilityList: h.src.CapabilityListURL(0), ChangeDump: h.src.ChangeDumpURL(0), Cursor: h.state().Cursor}
-	d := incremental.Deps{Fetcher: h.client, Mirror: &desttest.DrainingMirror{Mirror: h.mirror, After: 8, Stop: stop}, Store: h.db, TempDir: t.TempDir(), Log: zerolog.Nop()}
+	o.Workers, o.BatchSize, o.Scope, o.Drain = 1, 4, h.Scope(), drain
+	set := incremental.Set{ID: h.SetID, CapabilityList: h.Src.CapabilityListURL(0), ChangeDump: h.Src.ChangeDumpURL(0), Cursor: h.state().Cursor}
+	d := h.IncrementalDeps()
+	d.Mirror = &desttest.DrainingMirror{Mirror: h.Mirror, After: 8, Stop: stop}
+	d.TempDir = t.TempDir()
 	sum, err := incremental.Run(context.Background(), set, d, o)
 	if !errors.Is(err, resourcesync.ErrInterrupted) {
 		t.Fatalf("err = %v (%+v)", err, sum)
@@ -224,7 +225,7 @@ func TestChangeDumpResumeIsExactPerEntry(t *testing.T) {
 func TestChangeDumpHostilePackage(t *testing.T) {
 	h := newHarness(t, dumpSpec)
 	h.baseline()
-	res := h.src.Resources(0)
+	res := h.Src.Resources(0)
 	good, climb, link, dup, plain := res[0], res[1], res[2], res[3], res[4]
 	body := func(s string) []byte { return []byte("new bytes of " + s) }
 	from := h.state().Cursor
@@ -262,14 +263,14 @@ func TestChangeDumpHostilePackage(t *testing.T) {
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	h.src.SetRaw("/dataset1/evil.zip", "application/zip", buf.Bytes())
-	h.src.SetRaw("/dataset1/changedump.xml", "application/xml", []byte(`<?xml version="1.0" encoding="UTF-8"?>
+	h.Src.SetRaw("/dataset1/evil.zip", "application/zip", buf.Bytes())
+	h.Src.SetRaw("/dataset1/changedump.xml", "application/xml", []byte(`<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
 <rs:md capability="changedump" from="`+resourcesync.FormatDatetime(from)+`"/>
 <url><loc>evil.zip</loc><rs:md type="application/zip" from="`+resourcesync.FormatDatetime(from)+`"/></url>
 </urlset>`))
-	outside := filepath.Dir(h.dest)
-	before := treeOf(t, outside, h.dest)
+	outside := filepath.Dir(h.Dest)
+	before := treeOf(t, outside, h.Dest)
 	tmp := t.TempDir()
 	sum, err := h.runDump(tmp, from, withDelete)
 	if err != nil {
@@ -279,12 +280,12 @@ func TestChangeDumpHostilePackage(t *testing.T) {
 		t.Errorf("%+v", sum)
 	}
 	for _, r := range []fixtures.ResourceInfo{good, plain} {
-		if b, _ := os.ReadFile(h.pathOf(r.URI)); !bytes.Equal(b, body(r.URI)) {
+		if b, _ := os.ReadFile(h.PathOf(r.URI)); !bytes.Equal(b, body(r.URI)) {
 			t.Errorf("%s: %q", r.URI, b)
 		}
 	}
 	causes := map[string]string{}
-	fails, err := h.db.Failures(context.Background(), h.setID)
+	fails, err := h.DB.Failures(context.Background(), h.SetID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,12 +297,12 @@ func TestChangeDumpHostilePackage(t *testing.T) {
 			t.Errorf("%s: cause %q, want %q", r, causes[r], want)
 		}
 		// The old copy stays.
-		old, _ := h.src.Content(r)
-		if b, _ := os.ReadFile(h.pathOf(r)); !bytes.Equal(b, old) {
+		old, _ := h.Src.Content(r)
+		if b, _ := os.ReadFile(h.PathOf(r)); !bytes.Equal(b, old) {
 			t.Errorf("%s: the old copy was not kept", r)
 		}
 	}
-	if after := treeOf(t, outside, h.dest); after != before {
+	if after := treeOf(t, outside, h.Dest); after != before {
 		t.Errorf("something changed outside the mirror:\n%s\n---\n%s", before, after)
 	}
 	assertEmptyDir(t, tmp)
@@ -335,8 +336,8 @@ func TestChangeDumpDryRun(t *testing.T) {
 	h := newHarness(t, dumpSpec)
 	h.baseline()
 	h.advance(10)
-	h.reopen(true)
-	before := fixtures.TreeSnapshot(t, h.dest, false)
+	h.Reopen(true)
+	before := fixtures.TreeSnapshot(t, h.Dest, false)
 	var plan bytes.Buffer
 	sum, err := h.runDump(t.TempDir(), h.state().Cursor, func(o *incremental.Options) {
 		withDelete(o)
@@ -348,7 +349,7 @@ func TestChangeDumpDryRun(t *testing.T) {
 	if sum.Changes != 10 || plan.Len() == 0 {
 		t.Errorf("%+v\n%s", sum, plan.String())
 	}
-	if after := fixtures.TreeSnapshot(t, h.dest, false); after != before {
+	if after := fixtures.TreeSnapshot(t, h.Dest, false); after != before {
 		t.Errorf("a dry run wrote to the mirror")
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/resync-dest/resync-dest/resourcesync"
+	"github.com/resync-dest/resync-dest/state"
+	"github.com/resync-dest/resync-dest/transfer"
 )
 
 // The fakes below stand in for the adapters so that a fuzz target can run
@@ -78,6 +80,18 @@ func (m *fakeMirror) Path(uri string) (string, error) {
 		return "", fmt.Errorf("%q: unmappable", uri)
 	}
 	return rel, nil
+}
+
+func (m *fakeMirror) HashFile(rel string, algs []string) (resourcesync.Fixity, int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, ok := m.files[rel]
+	if !ok {
+		return nil, 0, fs.ErrNotExist
+	}
+	v := resourcesync.NewVerifier(nil, 0, false, algs...)
+	v.Write(b)
+	return v.Sums(), int64(len(b)), nil
 }
 
 func (m *fakeMirror) Stat(rel string) (fs.FileInfo, error) {
@@ -148,18 +162,25 @@ type fakeStore struct {
 	mu       sync.Mutex
 	held     map[string]resourcesync.Held
 	failures map[string]resourcesync.Failure
-	changes  map[string]bool // key -> failed
+	changes  map[changeRec]bool // -> failed
 	lists    map[string]bool
 	cursor   time.Time
 }
 
 func newFakeStore() *fakeStore {
 	return &fakeStore{held: map[string]resourcesync.Held{}, failures: map[string]resourcesync.Failure{},
-		changes: map[string]bool{}, lists: map[string]bool{}}
+		changes: map[changeRec]bool{}, lists: map[string]bool{}}
 }
 
-func changeKeyOf(uri string, ch resourcesync.Change, t time.Time) string {
-	return uri + " " + string(ch) + " " + t.UTC().Format(time.RFC3339Nano)
+// changeRec is a change record's key, as the state keys it.
+type changeRec struct {
+	uri    string
+	change resourcesync.Change
+	at     time.Time
+}
+
+func changeKeyOf(uri string, ch resourcesync.Change, t time.Time) changeRec {
+	return changeRec{uri, ch, t.UTC()}
 }
 
 func (s *fakeStore) Held(_ context.Context, _ int64, uri string) (resourcesync.Held, bool, error) {
@@ -167,6 +188,18 @@ func (s *fakeStore) Held(_ context.Context, _ int64, uri string) (resourcesync.H
 	defer s.mu.Unlock()
 	h, ok := s.held[uri]
 	return h, ok, nil
+}
+
+func (s *fakeStore) HeldMany(_ context.Context, _ int64, uris []string) (map[string]resourcesync.Held, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]resourcesync.Held{}
+	for _, u := range uris {
+		if h, ok := s.held[u]; ok {
+			out[u] = h
+		}
+	}
+	return out, nil
 }
 
 func (s *fakeStore) HeldCount(context.Context, int64) (int64, error) {
@@ -196,11 +229,21 @@ func (s *fakeStore) Failures(context.Context, int64) ([]resourcesync.Failure, er
 	return out, nil
 }
 
-func (s *fakeStore) ChangeStatus(_ context.Context, _ int64, uri string, ch resourcesync.Change, t time.Time) (bool, bool, error) {
+func (s *fakeStore) EachApplied(_ context.Context, _ int64, since time.Time, fn func(string, resourcesync.Change, time.Time) error) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	failed, ok := s.changes[changeKeyOf(uri, ch, t)]
-	return ok, failed, nil
+	var recs []changeRec
+	for k, failed := range s.changes {
+		if !failed && !k.at.Before(since) {
+			recs = append(recs, k)
+		}
+	}
+	s.mu.Unlock()
+	for _, k := range recs {
+		if err := fn(k.uri, k.change, k.at); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (s *fakeStore) ListDone(_ context.Context, _ int64, u string) (bool, error) {
@@ -259,9 +302,14 @@ func FuzzRunChangeList(f *testing.F) {
 		m, st := newFakeMirror(), newFakeStore()
 		start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 		o := DefaultOptions()
-		o.Workers, o.Delete, o.MaxDelete = 2, true, percentGuard(100)
+		o.Workers, o.Delete, o.MaxDelete = 2, true, transfer.DeleteLimit{Percent: 100, IsPercent: true}
 		o.Scope = resourcesync.NewScope([]string{"http://e/"}, nil)
-		d := Deps{Fetcher: src, Mirror: m, Store: st, Log: zerolog.Nop()}
+		open := func(ctx context.Context, u string) (string, io.ReadCloser, error) {
+			final, _, body, err := src.OpenDocument(ctx, u)
+			return final, body, err
+		}
+		d := Deps{Open: open, Fetcher: src, Mirror: m, Store: st, Log: zerolog.Nop(),
+			NewBacklog: func() (Backlog, error) { return state.NewBacklog(t.TempDir()) }}
 		set := Set{ID: 1, CapabilityList: "http://e/caps.xml", ChangeList: src.url, Cursor: start}
 		sum, err := Run(context.Background(), set, d, o)
 		if sum == nil {

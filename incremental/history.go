@@ -6,56 +6,73 @@ import (
 	"time"
 
 	"github.com/resync-dest/resync-dest/resourcesync"
+	"github.com/resync-dest/resync-dest/transfer"
 )
 
-// change is one change of the history after the cursor, kept compact: a
-// run holds every change it read in memory (with the plan and the ledger,
-// about 1 KiB each), so that each resource can be brought to its final
-// state once, whichever list its changes are in.
-type change struct {
-	uri     string
-	kind    resourcesync.Change
-	at      time.Time // the time of the change: datetime, else lastmod
-	lastmod time.Time // the resource's lastmod after the change
-	hash    resourcesync.Fixity
-	length  int64
-	hasLen  bool
-	list    int32 // index in history.lists
-	pos     int32 // 1-based position in its list
-	done    bool  // recorded as applied by an earlier run
-}
-
-// list is one Change List read (or one Change Dump package), with the
-// range of its changes.
+// list is one Change List read (or one Change Dump package): only its
+// description is kept in memory, its changes go to the backlog.
 type list struct {
 	url         string
 	from, until time.Time // until is zero for the open list
-	start, end  int       // its changes are history.changes[start:end]
 	skipped     int       // changes before the cursor, left out
 	// pkg is the Change Dump package the list stands for; nil for a
-	// Change List.
-	pkg *dumpPackage
+	// Change List. released: the planner let go of its reference.
+	pkg      *transfer.Package
+	released bool
 }
 
 func (l *list) closed() bool { return !l.until.IsZero() }
 
-// history is what a run read of the set's change history: every change at
-// or after the cursor, in the order they are applied (lists in index
-// order, each forward chronological, equal times in document order).
+// history is what a run learned of the set's change history while it
+// streamed it into the backlog.
 type history struct {
 	lists    []list
-	changes  []change
 	earliest time.Time
-	skipped  int // closed lists recorded as done and not fetched
-	unknown  int // changes of an unknown kind, treated as updated
+	latest   time.Time // the latest time of any change read
+	skipped  int       // closed lists recorded as done and not fetched
+	unknown  int       // changes of an unknown kind, treated as updated
 }
 
-// readHistory reads the set's history after the cursor and looks up which
-// changes an earlier run already recorded as applied. It returns an error
-// wrapping resourcesync.ErrLocal when the state cannot be read; document
-// errors as resourcesync.ReadHistory reports them.
-func (r *run) readHistory(ctx context.Context) (*history, error) {
-	h := &history{}
+// load fills the backlog: first what earlier runs recorded (the changes
+// applied since the cursor, the failures to retry), then the history
+// after the cursor. It returns an error wrapping resourcesync.ErrLocal when
+// the state or the backlog cannot be used; document errors as the
+// readers report them.
+func (r *run) load(ctx context.Context) error {
+	err := r.d.Store.EachApplied(ctx, r.set.ID, r.set.Cursor, func(uri string, ch resourcesync.Change, t time.Time) error {
+		if err := r.backlog.Applied(uri, ch, t); err != nil {
+			return fmt.Errorf("%w: %w", resourcesync.ErrLocal, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read the changes recorded since the cursor: %w: %w", resourcesync.ErrLocal, err)
+	}
+	failures, err := r.d.Store.Failures(ctx, r.set.ID)
+	if err != nil {
+		return fmt.Errorf("read the set's failures: %w: %w", resourcesync.ErrLocal, err)
+	}
+	for _, f := range failures {
+		if err := r.backlog.Retry(f.URI); err != nil {
+			return fmt.Errorf("%w: %w", resourcesync.ErrLocal, err)
+		}
+	}
+	if r.set.viaDump() {
+		err = r.readDumpHistory(ctx)
+	} else {
+		err = r.readHistory(ctx)
+	}
+	if r.hist.unknown > 0 {
+		r.d.Log.Warn().Str("uri", r.set.doc()).Int("changes", r.hist.unknown).
+			Msg("changes without a known change attribute (created, updated, deleted): treated as updated")
+	}
+	return err
+}
+
+// readHistory streams the set's Change Lists after the cursor into the
+// backlog; closed lists recorded as done are not fetched.
+func (r *run) readHistory(ctx context.Context) error {
+	h := r.hist
 	var stateErr error
 	opts := resourcesync.HistoryOptions{
 		Limits: r.opts.Limits,
@@ -71,11 +88,21 @@ func (r *run) readHistory(ctx context.Context) (*history, error) {
 			return done
 		},
 	}
-	hist, err := resourcesync.ReadHistory(ctx, r.openDoc, r.set.ChangeList, opts, func(p *resourcesync.ChangeListPart) error {
-		if stateErr != nil {
-			return stateErr
-		}
-		return r.addList(ctx, h, list{url: p.URL, from: p.From, until: p.Until, skipped: p.Skipped}, p.Changes)
+	hist, err := resourcesync.WalkHistory(ctx, r.d.Open, r.set.ChangeList, opts, resourcesync.HistoryVisitor{
+		StartList: func(p *resourcesync.ChangeListPart) error {
+			if stateErr != nil {
+				return stateErr
+			}
+			h.lists = append(h.lists, list{url: p.URL, from: p.From, until: p.Until})
+			return nil
+		},
+		Change: func(_ *resourcesync.ChangeListPart, c resourcesync.ChangeEntry) error {
+			return r.add(c)
+		},
+		EndList: func(p *resourcesync.ChangeListPart) error {
+			h.lists[len(h.lists)-1].skipped = p.Skipped
+			return nil
+		},
 	})
 	if hist != nil {
 		h.earliest = hist.Earliest
@@ -83,47 +110,32 @@ func (r *run) readHistory(ctx context.Context) (*history, error) {
 	if err == nil {
 		err = stateErr
 	}
-	r.warnUnknown(h)
-	return h, err
+	return err
 }
 
-// addList appends one list (a Change List, or a Change Dump package) and
-// its changes, in the order they are applied, looking up which ones an
-// earlier run already recorded as applied.
-func (r *run) addList(ctx context.Context, h *history, l list, changes []resourcesync.ChangeEntry) error {
-	l.start = len(h.changes)
-	idx := int32(len(h.lists))
-	for _, c := range changes {
-		kind := c.MD.Change
-		if !kind.Known() {
-			// A change of unknown kind still says the resource changed:
-			// bring it to what the Source serves now.
-			h.unknown++
-			kind = resourcesync.ChangeUpdated
-		}
+// add appends one change of the last list to the backlog.
+func (r *run) add(c resourcesync.ChangeEntry) error {
+	h := r.hist
+	kind := c.MD.Change
+	if !kind.Known() {
+		// A change of unknown kind still says the resource changed: bring
+		// it to what the Source serves now.
+		h.unknown++
+		kind = resourcesync.ChangeUpdated
+	}
+	p := resourcesync.Pending{URI: c.Loc, Change: kind, Time: c.Time, List: len(h.lists) - 1, Position: c.Position}
+	if kind != resourcesync.ChangeDeleted {
 		lastmod := c.LastMod
 		if lastmod.IsZero() {
 			lastmod = c.Time
 		}
-		ch := change{uri: c.Loc, kind: kind, at: c.Time, lastmod: lastmod, list: idx, pos: int32(c.Position)}
-		if kind != resourcesync.ChangeDeleted {
-			ch.hash, ch.length, ch.hasLen = c.MD.Hash, c.MD.Length, c.MD.HasLength
-		}
-		recorded, failed, err := r.d.Store.ChangeStatus(ctx, r.set.ID, ch.uri, ch.kind, ch.at)
-		if err != nil {
-			return fmt.Errorf("look up change %s of %s in the state: %w: %w", ch.kind, ch.uri, resourcesync.ErrLocal, err)
-		}
-		ch.done = recorded && !failed
-		h.changes = append(h.changes, ch)
+		p.Version = resourcesync.Version{Fixity: c.MD.Hash, Length: c.MD.Length, HasLength: c.MD.HasLength, LastMod: lastmod}
 	}
-	l.end = len(h.changes)
-	h.lists = append(h.lists, l)
+	if c.Time.After(h.latest) {
+		h.latest = c.Time
+	}
+	if err := r.backlog.Add(p); err != nil {
+		return fmt.Errorf("keep change %s of %s: %w: %w", kind, c.Loc, resourcesync.ErrLocal, err)
+	}
 	return nil
-}
-
-func (r *run) warnUnknown(h *history) {
-	if h.unknown > 0 {
-		r.d.Log.Warn().Str("uri", r.set.doc()).Int("changes", h.unknown).
-			Msg("changes without a known change attribute (created, updated, deleted): treated as updated")
-	}
 }

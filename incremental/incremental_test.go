@@ -41,14 +41,14 @@ func TestAppliesChangeListIndex(t *testing.T) {
 			h := newHarness(t, func(s *fixtures.Spec) { s.Datetime = v11 })
 			h.baseline()
 			h.advance(25) // five closed lists of 5 and an empty open one
-			changes := h.src.Changes(0)
-			h.src.ResetCounts()
+			changes := h.Src.Changes(0)
+			h.Src.ResetCounts()
 			sum := h.mustRun(withDelete)
 			if sum.ListsRead != 6 || sum.Changes != 25 || sum.Applied != 25 || sum.AlreadyDone != 0 || sum.Failed != 0 || sum.ChangesFailed != 0 {
 				t.Fatalf("%+v", sum)
 			}
 			h.assertIdentical()
-			if got, want := h.src.ResourceBodies(), finalFetches(changes); got != want {
+			if got, want := h.Src.ResourceBodies(), finalFetches(changes); got != want {
 				t.Errorf("fetched %d bodies, want %d (one per resource whose last change is not a deletion)", got, want)
 			}
 			last := changes[len(changes)-1].At
@@ -56,8 +56,8 @@ func TestAppliesChangeListIndex(t *testing.T) {
 				t.Errorf("cursor %v (summary %v), want the last change %v", st.Cursor, sum.Cursor, last)
 			}
 			for n := 1; n <= 5; n++ {
-				u := strings.Replace(h.src.ChangeListURL(0), "changelist.xml", "changelist-"+string(rune('0'+n))+".xml", 1)
-				if done, err := h.db.ListDone(context.Background(), h.setID, u); err != nil || !done {
+				u := strings.Replace(h.Src.ChangeListURL(0), "changelist.xml", "changelist-"+string(rune('0'+n))+".xml", 1)
+				if done, err := h.DB.ListDone(context.Background(), h.SetID, u); err != nil || !done {
 					t.Errorf("closed list %s not recorded as done (%v)", u, err)
 				}
 			}
@@ -71,18 +71,18 @@ func TestAppliesChangeListIndex(t *testing.T) {
 
 			// Nothing changed: the closed lists are not fetched again, the
 			// open one is, nothing is fetched.
-			h.src.ResetCounts()
+			h.Src.ResetCounts()
 			sum = h.mustRun(withDelete)
 			if sum.ListsSkipped != 1 || sum.ListsRead != 1 || sum.Listed != 0 || sum.AlreadyDone != sum.Changes {
 				t.Errorf("second run: %+v", sum)
 			}
 			for n := 1; n <= 5; n++ {
-				if r := h.src.Requests("/dataset1/changelist-" + string(rune('0'+n)) + ".xml"); r != 0 {
+				if r := h.Src.Requests("/dataset1/changelist-" + string(rune('0'+n)) + ".xml"); r != 0 {
 					t.Errorf("closed list %d fetched %d times", n, r)
 				}
 			}
-			if h.src.Requests("/dataset1/changelist-6.xml") != 1 || h.src.ResourceBodies() != 0 {
-				t.Errorf("open list fetched %d times, %d bodies", h.src.Requests("/dataset1/changelist-6.xml"), h.src.ResourceBodies())
+			if h.Src.Requests("/dataset1/changelist-6.xml") != 1 || h.Src.ResourceBodies() != 0 {
+				t.Errorf("open list fetched %d times, %d bodies", h.Src.Requests("/dataset1/changelist-6.xml"), h.Src.ResourceBodies())
 			}
 		})
 	}
@@ -92,10 +92,10 @@ func TestOneResourceCreatedUpdatedDeleted(t *testing.T) {
 	h := newHarness(t, nil)
 	h.baseline()
 	const p = "/dataset1/res/new/x.txt"
-	at := h.src.At()
+	at := h.Src.At()
 	step := func(d int, k fixtures.Kind) {
 		t.Helper()
-		if err := h.src.Apply(at.Add(time.Duration(d)*time.Second), fixtures.Mutation{Kind: k, Path: p}); err != nil {
+		if err := h.Src.Apply(at.Add(time.Duration(d)*time.Second), fixtures.Mutation{Kind: k, Path: p}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -104,12 +104,12 @@ func TestOneResourceCreatedUpdatedDeleted(t *testing.T) {
 	step(1, fixtures.Create)
 	step(2, fixtures.Update)
 	step(3, fixtures.Delete)
-	h.src.ResetCounts()
+	h.Src.ResetCounts()
 	sum := h.mustRun(withDelete)
-	if sum.Applied != 3 || sum.Listed != 1 || h.src.ResourceBodies() != 0 {
-		t.Fatalf("%+v, %d bodies", sum, h.src.ResourceBodies())
+	if sum.Applied != 3 || sum.Listed != 1 || h.Src.ResourceBodies() != 0 {
+		t.Fatalf("%+v, %d bodies", sum, h.Src.ResourceBodies())
 	}
-	for _, c := range h.src.Changes(0) {
+	for _, c := range h.Src.Changes(0) {
 		if c.At.Equal(sum.Cursor) && !h.changeDone(c) {
 			t.Errorf("change %s at %v not recorded", c.Change, c.At)
 		}
@@ -117,7 +117,7 @@ func TestOneResourceCreatedUpdatedDeleted(t *testing.T) {
 	h.assertIdentical()
 
 	// One run per change.
-	uri := h.src.URI(p)
+	uri := h.Src.URI(p)
 	for i, k := range []fixtures.Kind{fixtures.Create, fixtures.Update, fixtures.Delete, fixtures.Create} {
 		step(4+i, k)
 		sum := h.mustRun(withDelete)
@@ -125,7 +125,7 @@ func TestOneResourceCreatedUpdatedDeleted(t *testing.T) {
 			t.Fatalf("%s: %+v", k, sum)
 		}
 		h.assertIdentical()
-		_, held, _ := h.db.Held(context.Background(), h.setID, uri)
+		_, held, _ := h.DB.Held(context.Background(), h.SetID, uri)
 		if held != (k != fixtures.Delete) {
 			t.Errorf("after %s the state holds it: %v", k, held)
 		}
@@ -135,19 +135,19 @@ func TestOneResourceCreatedUpdatedDeleted(t *testing.T) {
 func TestDeletedThenCreatedAgainInOneRun(t *testing.T) {
 	h := newHarness(t, nil)
 	h.baseline()
-	r := h.src.Resources(0)[4]
-	at := h.src.At()
-	if err := h.src.Apply(at.Add(time.Second), fixtures.Mutation{Kind: fixtures.Delete, Path: r.Path}); err != nil {
+	r := h.Src.Resources(0)[4]
+	at := h.Src.At()
+	if err := h.Src.Apply(at.Add(time.Second), fixtures.Mutation{Kind: fixtures.Delete, Path: r.Path}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.src.Apply(at.Add(2*time.Second), fixtures.Mutation{Kind: fixtures.Create, Path: r.Path, Size: 77}); err != nil {
+	if err := h.Src.Apply(at.Add(2*time.Second), fixtures.Mutation{Kind: fixtures.Create, Path: r.Path, Size: 77}); err != nil {
 		t.Fatal(err)
 	}
 	sum := h.mustRun(withDelete)
 	if sum.Updated != 1 || sum.Deleted != 0 || sum.Applied != 2 {
 		t.Fatalf("%+v", sum)
 	}
-	if b, err := os.ReadFile(h.pathOf(r.URI)); err != nil || len(b) != 77 {
+	if b, err := os.ReadFile(h.PathOf(r.URI)); err != nil || len(b) != 77 {
 		t.Fatalf("the re-created resource: %d bytes, %v", len(b), err)
 	}
 	h.assertIdentical()
@@ -156,10 +156,10 @@ func TestDeletedThenCreatedAgainInOneRun(t *testing.T) {
 func TestEqualTimesKeepDocumentOrder(t *testing.T) {
 	h := newHarness(t, nil)
 	h.baseline()
-	rs := h.src.Resources(0)
+	rs := h.Src.Resources(0)
 	x, y := rs[1], rs[2]
 	const t1, t0 = "2024-01-02T00:00:00Z", "2024-01-01T12:00:00Z"
-	h.src.SetRaw("/dataset1/changelist.xml", "application/xml", rawChangeList("2024-01-01T00:00:00Z",
+	h.Src.SetRaw("/dataset1/changelist.xml", "application/xml", rawChangeList("2024-01-01T00:00:00Z",
 		rawChange{x.URI, t1, "updated", md(x)},
 		rawChange{x.URI, t1, "deleted", ""}, // same instant, later in the document: last
 		rawChange{y.URI, t1, "deleted", ""},
@@ -170,10 +170,10 @@ func TestEqualTimesKeepDocumentOrder(t *testing.T) {
 	if sum.Applied != 5 || sum.Deleted != 2 || sum.Unchanged != 1 {
 		t.Fatalf("%+v", sum)
 	}
-	if _, err := os.Stat(h.pathOf(x.URI)); !os.IsNotExist(err) {
+	if _, err := os.Stat(h.PathOf(x.URI)); !os.IsNotExist(err) {
 		t.Errorf("x: updated then deleted at one instant, but present (%v)", err)
 	}
-	if _, err := os.Stat(h.pathOf(y.URI)); err != nil {
+	if _, err := os.Stat(h.PathOf(y.URI)); err != nil {
 		t.Errorf("y: deleted then updated at one instant, but absent: %v", err)
 	}
 	if want, _ := time.Parse(time.RFC3339, t1); !h.state().Cursor.Equal(want) {
@@ -184,9 +184,9 @@ func TestEqualTimesKeepDocumentOrder(t *testing.T) {
 func TestOffsetsAreInstants(t *testing.T) {
 	h := newHarness(t, nil)
 	h.baseline()
-	rs := h.src.Resources(0)
+	rs := h.Src.Resources(0)
 	x, z, w, v := rs[1], rs[2], rs[3], rs[4]
-	h.src.SetRaw("/dataset1/changelist.xml", "application/xml", rawChangeList("2024-01-01T00:00:00+00:00",
+	h.Src.SetRaw("/dataset1/changelist.xml", "application/xml", rawChangeList("2024-01-01T00:00:00+00:00",
 		// v: the latest instant (02:30Z), listed first.
 		rawChange{v.URI, "2024-01-02T04:30:00+02:00", "updated", md(v)},
 		// x: 02:00+02:00 is 00:00Z, before 01:30Z: deleted, then created.
@@ -203,17 +203,17 @@ func TestOffsetsAreInstants(t *testing.T) {
 	if sum.Applied != 7 || sum.Failed != 0 {
 		t.Fatalf("%+v", sum)
 	}
-	if _, err := os.Stat(h.pathOf(x.URI)); err != nil {
+	if _, err := os.Stat(h.PathOf(x.URI)); err != nil {
 		t.Errorf("x must end present: %v", err)
 	}
 	for _, r := range []fixtures.ResourceInfo{z, w} {
-		if _, err := os.Stat(h.pathOf(r.URI)); !os.IsNotExist(err) {
+		if _, err := os.Stat(h.PathOf(r.URI)); !os.IsNotExist(err) {
 			t.Errorf("%s must end deleted (%v)", r.URI, err)
 		}
 	}
 	// Recorded as an instant (the records before the cursor are pruned).
 	want, _ := resourcesync.ParseDatetime("2024-01-02T02:30:00Z")
-	if rec, _, err := h.db.ChangeStatus(context.Background(), h.setID, v.URI, resourcesync.ChangeUpdated, want); err != nil || !rec {
+	if rec, _, err := h.DB.ChangeStatus(context.Background(), h.SetID, v.URI, resourcesync.ChangeUpdated, want); err != nil || !rec {
 		t.Errorf("the update of v at 02:30Z is not recorded: %v", err)
 	}
 	if st := h.state(); !st.Cursor.Equal(want) {
@@ -226,11 +226,11 @@ func TestGapStopsAndChangesNothing(t *testing.T) {
 	h.baseline()
 	cursor := h.state().Cursor
 	h.advance(12)
-	if n := h.src.TrimHistory(cursor.Add(6 * time.Second)); n == 0 {
+	if n := h.Src.TrimHistory(cursor.Add(6 * time.Second)); n == 0 {
 		t.Fatal("nothing trimmed")
 	}
-	before := h.files()
-	h.src.ResetCounts()
+	before := h.Files()
+	h.Src.ResetCounts()
 	sum, err := h.run(withDelete)
 	var gap *incremental.GapError
 	if !errors.As(err, &gap) || !errors.Is(err, resourcesync.ErrSafetyStop) {
@@ -239,10 +239,10 @@ func TestGapStopsAndChangesNothing(t *testing.T) {
 	if !gap.Cursor.Equal(cursor) || !gap.Earliest.After(cursor) || !strings.Contains(err.Error(), "baseline") {
 		t.Errorf("%+v: %v", gap, err)
 	}
-	if h.src.ResourceBodies() != 0 || sum.Listed != 0 {
-		t.Errorf("a run with a gap fetched %d bodies", h.src.ResourceBodies())
+	if h.Src.ResourceBodies() != 0 || sum.Listed != 0 {
+		t.Errorf("a run with a gap fetched %d bodies", h.Src.ResourceBodies())
 	}
-	after := h.files()
+	after := h.Files()
 	if len(after) != len(before) {
 		t.Errorf("%d files before, %d after", len(before), len(after))
 	}
@@ -264,7 +264,7 @@ func TestOpenListGrowsBetweenRuns(t *testing.T) {
 		t.Fatalf("%+v", sum)
 	}
 	h.advance(3)
-	h.src.ResetCounts()
+	h.Src.ResetCounts()
 	sum := h.mustRun(withDelete)
 	// The change at the cursor is read again and found done; the three new
 	// ones are applied.
@@ -277,23 +277,23 @@ func TestOpenListGrowsBetweenRuns(t *testing.T) {
 func TestCrossListChangesCollapse(t *testing.T) {
 	h := newHarness(t, func(s *fixtures.Spec) { s.ChangeListMax = 2 })
 	h.baseline()
-	rs := h.src.Resources(0)
-	at := h.src.At()
+	rs := h.Src.Resources(0)
+	at := h.Src.At()
 	for i, m := range []fixtures.Mutation{
 		{Kind: fixtures.Update, Path: rs[0].Path},
 		{Kind: fixtures.Update, Path: rs[1].Path}, // closes list 1
 		{Kind: fixtures.Update, Path: rs[0].Path}, // list 2, open
 	} {
-		if err := h.src.Apply(at.Add(time.Duration(i+1)*time.Second), m); err != nil {
+		if err := h.Src.Apply(at.Add(time.Duration(i+1)*time.Second), m); err != nil {
 			t.Fatal(err)
 		}
 	}
-	h.src.ResetCounts()
+	h.Src.ResetCounts()
 	sum := h.mustRun(withDelete)
 	// rs[0] is fetched once, at its final version: fetching it for list 1
 	// with list 1's hash would fail (the Source serves the later version).
-	if sum.Applied != 3 || sum.Failed != 0 || sum.Updated != 2 || h.src.ResourceBodies() != 2 {
-		t.Fatalf("%+v, %d bodies", sum, h.src.ResourceBodies())
+	if sum.Applied != 3 || sum.Failed != 0 || sum.Updated != 2 || h.Src.ResourceBodies() != 2 {
+		t.Fatalf("%+v, %d bodies", sum, h.Src.ResourceBodies())
 	}
 	h.assertIdentical()
 }

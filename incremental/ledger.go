@@ -1,84 +1,132 @@
 package incremental
 
 import (
+	"sync"
 	"time"
 
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
-// ledger knows which changes of the history are recorded as applied, and
-// from that where the cursor may move and which closed lists are done. The
-// writer calls record with each batch just before committing it, so the
-// new cursor is committed with the records that justify it. It is used by
-// one goroutine at a time (the writer's flushes are serialised, and the
-// final commit comes after the writer ends).
+// ledger knows, without holding the history, where the cursor may move and
+// which closed lists are done. The cursor is the earliest time of a change
+// not recorded as applied; the changes not applied are those of units not
+// yet recorded, and those that failed. Units are emitted in the order of
+// their earliest pending change (their key), so the earliest of the units
+// not yet recorded is the oldest one still in flight - a window bounded by
+// the engine - or, when none is, the next one to be emitted, whose key is
+// at least the last one emitted.
+//
+// The planner registers each unit before emitting it; the writer calls
+// record with each batch just before committing it, so the new cursor is
+// committed with the records that justify it. A mutex serialises the two.
 type ledger struct {
-	h       *history
-	applied []bool
-	index   map[changeKey]int
-	// floor[i] is the earliest time of changes[i:]: a Source that breaks
-	// chronological order must not make the cursor pass a change not yet
-	// applied.
-	floor     []time.Time
-	latest    time.Time // the latest time of any change read
-	next      int       // changes[:next] are all applied
-	listsDone int       // lists[:listsDone] are accounted for
-	cursor    time.Time // the cursor as recorded (or to be, with this batch)
+	mu     sync.Mutex
+	lists  []ledgerList
+	byURL  map[string]int
+	latest time.Time // the latest time of any change read
+	cursor time.Time // the cursor as recorded (or to be, with this batch)
+
+	inflight map[string]*entry // by URI: units emitted, not yet recorded
+	queue    []*entry          // the same, in emission order, and some recorded ones
+	lastKey  time.Time         // the key of the last unit emitted
+	all      bool              // every unit was emitted
+	failed   bool              // some change failed: floor holds the cursor back
+	floor    time.Time         // the earliest time of a failed change
+
+	listsDone int // lists[:listsDone] are accounted for
 }
 
-type changeKey struct {
-	list string
-	pos  int
+type ledgerList struct {
+	url         string
+	from, until time.Time
+	pending     int64 // changes not recorded as applied
 }
 
-func newLedger(h *history, cursor time.Time) *ledger {
-	n := len(h.changes)
-	l := &ledger{h: h, applied: make([]bool, n), index: make(map[changeKey]int, n), floor: make([]time.Time, n), cursor: cursor}
-	for i := n - 1; i >= 0; i-- {
-		c := &h.changes[i]
-		l.applied[i] = c.done
-		l.index[changeKey{h.lists[c.list].url, int(c.pos)}] = i
-		l.floor[i] = c.at
-		if i+1 < n && l.floor[i+1].Before(c.at) {
-			l.floor[i] = l.floor[i+1]
-		}
-		if c.at.After(l.latest) {
-			l.latest = c.at
-		}
+// entry is one unit in flight, by the time of its earliest pending change.
+type entry struct {
+	key  time.Time
+	done bool
+}
+
+// newLedger starts from the cursor, with the lists read and, per list
+// index, how many of their changes are not done.
+func newLedger(lists []list, pending map[int]int64, latest, cursor time.Time) *ledger {
+	l := &ledger{byURL: make(map[string]int, len(lists)), latest: latest, cursor: cursor,
+		lastKey: cursor, inflight: map[string]*entry{}}
+	for i, ls := range lists {
+		l.lists = append(l.lists, ledgerList{url: ls.url, from: ls.from, until: ls.until, pending: pending[i]})
+		l.byURL[ls.url] = i
 	}
 	return l
 }
 
-// record notes the batch's change records and adds to it the cursor and
-// the closed lists its records complete.
+// register notes a unit about to be emitted whose pending changes begin at
+// key.
+func (l *ledger) register(uri string, key time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e := &entry{key: key}
+	l.inflight[uri] = e
+	l.queue = append(l.queue, e)
+	if key.After(l.lastKey) {
+		l.lastKey = key
+	}
+}
+
+// allEmitted notes that no unit is left to emit.
+func (l *ledger) allEmitted() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.all = true
+}
+
+// record notes the batch's change records (all of a unit's come in one
+// batch) and adds to it the cursor and the closed lists they complete.
 func (l *ledger) record(b *resourcesync.Batch) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	for _, c := range b.Changes {
+		if e, ok := l.inflight[c.URI]; ok {
+			e.done = true
+			delete(l.inflight, c.URI)
+		}
 		if c.Failed {
+			if !l.failed || c.Time.Before(l.floor) {
+				l.failed, l.floor = true, c.Time
+			}
 			continue
 		}
-		if i, ok := l.index[changeKey{c.List, c.Position}]; ok {
-			l.applied[i] = true
+		if i, ok := l.byURL[c.List]; ok {
+			l.lists[i].pending--
 		}
 	}
 	l.advance(b)
 }
 
-// advance moves past the changes applied, marks the closed lists that are
-// now fully applied as done, and sets the batch's cursor when it moved.
+// advance marks the closed lists whose changes are now all applied (in
+// order: a list is done only after every list before it) as done, and sets
+// the batch's cursor when it moved. l.mu is held.
 func (l *ledger) advance(b *resourcesync.Batch) {
-	for l.next < len(l.applied) && l.applied[l.next] {
-		l.next++
-	}
-	for l.listsDone < len(l.h.lists) && l.h.lists[l.listsDone].end <= l.next {
-		ls := &l.h.lists[l.listsDone]
-		if ls.closed() {
+	for l.listsDone < len(l.lists) && l.lists[l.listsDone].pending <= 0 {
+		ls := &l.lists[l.listsDone]
+		if !ls.until.IsZero() {
 			b.ListsDone = append(b.ListsDone, resourcesync.ListDone{URL: ls.url, From: ls.from, Until: ls.until})
 		}
 		l.listsDone++
 	}
+	for len(l.queue) > 0 && l.queue[0].done {
+		l.queue[0] = nil
+		l.queue = l.queue[1:]
+	}
 	c := l.latest
-	if l.next < len(l.applied) {
-		c = l.floor[l.next]
+	switch {
+	case len(l.queue) > 0:
+		c = earlier(c, l.queue[0].key)
+	case !l.all:
+		c = earlier(c, l.lastKey)
+	}
+	if l.failed {
+		c = earlier(c, l.floor)
 	}
 	if c.After(l.cursor) {
 		l.cursor = c
@@ -86,5 +134,19 @@ func (l *ledger) advance(b *resourcesync.Batch) {
 	}
 }
 
-// complete reports whether every change read is recorded as applied.
-func (l *ledger) complete() bool { return l.next == len(l.applied) }
+// finish adds to b what no batch of this run recorded: a cursor moved by
+// changes an earlier run recorded, or the closed lists they complete. It
+// returns the cursor.
+func (l *ledger) finish(b *resourcesync.Batch) time.Time {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.advance(b)
+	return l.cursor
+}
+
+func earlier(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}

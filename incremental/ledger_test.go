@@ -3,6 +3,7 @@ package incremental
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -11,60 +12,139 @@ import (
 
 var t0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// historyOf builds a history from lists of "uri kind second" changes;
-// a list is closed unless it is the last.
-func historyOf(lists ...[]change) *history {
-	h := &history{}
+// change is one change of a test history.
+type change struct {
+	uri  string
+	at   time.Time
+	list int
+	pos  int
+	done bool // recorded as applied by an earlier run
+}
+
+func ch(uri string, sec int) change {
+	return change{uri: uri, at: t0.Add(time.Duration(sec) * time.Second)}
+}
+
+// testHistory is a history of lists (closed unless last) and its changes
+// in application order.
+type testHistory struct {
+	lists   []list
+	changes []change
+}
+
+func historyOf(lists ...[]change) *testHistory {
+	h := &testHistory{}
 	for i, cs := range lists {
-		l := list{url: fmt.Sprintf("http://e/cl-%d.xml", i), start: len(h.changes)}
+		l := list{url: fmt.Sprintf("http://e/cl-%d.xml", i)}
 		if i < len(lists)-1 {
 			l.until = t0.Add(time.Duration(i+1) * time.Hour)
 		}
 		for j, c := range cs {
-			c.list, c.pos = int32(i), int32(j+1)
+			c.list, c.pos = i, j+1
 			h.changes = append(h.changes, c)
 		}
-		l.end = len(h.changes)
 		h.lists = append(h.lists, l)
 	}
 	return h
 }
 
-func ch(uri string, kind resourcesync.Change, sec int) change {
-	return change{uri: uri, kind: kind, at: t0.Add(time.Duration(sec) * time.Second)}
+// pending counts, per list, the changes not done.
+func (h *testHistory) pending() map[int]int64 {
+	out := map[int]int64{}
+	for _, c := range h.changes {
+		if !c.done {
+			out[c.list]++
+		}
+	}
+	return out
 }
 
-// records are the change records of the given changes, as the writer
-// passes them to the ledger.
-func records(h *history, failed bool, idx ...int) []resourcesync.ChangeRecord {
+func (h *testHistory) latest() time.Time {
+	var l time.Time
+	for _, c := range h.changes {
+		if c.at.After(l) {
+			l = c.at
+		}
+	}
+	return l
+}
+
+func (h *testHistory) ledger(cursor time.Time) *ledger {
+	return newLedger(h.lists, h.pending(), h.latest(), cursor)
+}
+
+// testUnit is a resource's pending changes, as the backlog groups them.
+type testUnit struct {
+	uri     string
+	key     time.Time
+	first   int
+	pending []int // indexes in changes
+}
+
+// units groups the pending changes by URI, in the order the backlog emits
+// them: by the time of their earliest pending change, then its place.
+func (h *testHistory) units() []*testUnit {
+	by := map[string]*testUnit{}
+	var out []*testUnit
+	for i, c := range h.changes {
+		if c.done {
+			continue
+		}
+		u := by[c.uri]
+		if u == nil {
+			u = &testUnit{uri: c.uri, key: c.at, first: i}
+			by[c.uri] = u
+			out = append(out, u)
+		}
+		if c.at.Before(u.key) {
+			u.key = c.at
+		}
+		u.pending = append(u.pending, i)
+	}
+	slices.SortStableFunc(out, func(a, b *testUnit) int { return a.key.Compare(b.key) })
+	return out
+}
+
+// records are a unit's change records, as the writer passes them on.
+func (h *testHistory) records(u *testUnit, failed bool) []resourcesync.ChangeRecord {
 	var out []resourcesync.ChangeRecord
-	for _, i := range idx {
+	for _, i := range u.pending {
 		c := h.changes[i]
-		out = append(out, resourcesync.ChangeRecord{URI: c.uri, Change: c.kind, Time: c.at, List: h.lists[c.list].url, Position: int(c.pos), Failed: failed})
+		out = append(out, resourcesync.ChangeRecord{URI: c.uri, Change: resourcesync.ChangeUpdated, Time: c.at,
+			List: h.lists[c.list].url, Position: c.pos, Failed: failed})
 	}
 	return out
 }
 
 func TestLedger(t *testing.T) {
 	h := historyOf(
-		[]change{ch("a", resourcesync.ChangeCreated, 1), ch("b", resourcesync.ChangeUpdated, 2)},
-		[]change{ch("a", resourcesync.ChangeUpdated, 3), ch("c", resourcesync.ChangeDeleted, 3), ch("d", resourcesync.ChangeCreated, 4)},
+		[]change{ch("a", 1), ch("b", 2)},
+		[]change{ch("a", 3), ch("c", 3), ch("d", 4)},
 	)
-	l := newLedger(h, t0)
+	units := h.units() // a (1, 3), b (2), c (3), d (4)
+	l := h.ledger(t0)
+	for _, u := range units {
+		l.register(u.uri, u.key)
+	}
+	l.allEmitted()
 	steps := []struct {
-		applied, failed []int
-		cursor          int // seconds after t0
+		applied, failed []int // units
+		cursor          int   // seconds after t0
 		listsDone       int
 	}{
 		{applied: []int{1}, cursor: 1},                   // a@1 still open: the cursor stays at it
-		{applied: []int{0}, cursor: 3, listsDone: 1},     // list 0 complete; next open change is at 3
-		{failed: []int{2}, applied: []int{3}, cursor: 3}, // a@3 failed: held back
-		{applied: []int{4}, cursor: 3},                   // still held back by a@3
-		{applied: []int{2}, cursor: 4},                   // all applied: the latest change
+		{applied: []int{0}, cursor: 3, listsDone: 1},     // list 0 complete; the next open change is at 3
+		{failed: []int{2}, applied: []int{3}, cursor: 3}, // c@3 failed: held back
+		{cursor: 3}, // and stays so
 	}
 	for i, st := range steps {
 		var b resourcesync.Batch
-		b.Changes = append(records(h, false, st.applied...), records(h, true, st.failed...)...)
+		for _, k := range st.applied {
+			b.Changes = append(b.Changes, h.records(units[k], false)...)
+		}
+		for _, k := range st.failed {
+			b.Changes = append(b.Changes, h.records(units[k], true)...)
+		}
 		before := l.cursor
 		l.record(&b)
 		want := t0.Add(time.Duration(st.cursor) * time.Second)
@@ -78,38 +158,58 @@ func TestLedger(t *testing.T) {
 			t.Errorf("step %d: %d lists done, want %d", i, len(b.ListsDone), st.listsDone)
 		}
 	}
-	if !l.complete() {
-		t.Error("not complete")
+
+	// The next run retries c: applied, the history ends at its latest
+	// change; the open list is never done.
+	for i := range h.changes {
+		h.changes[i].done = h.changes[i].uri != "c"
+	}
+	l = h.ledger(l.cursor)
+	u := h.units()
+	if len(u) != 1 || u[0].uri != "c" {
+		t.Fatalf("units %v", u)
+	}
+	l.register("c", u[0].key)
+	l.allEmitted()
+	b := resourcesync.Batch{Changes: h.records(u[0], false)}
+	l.record(&b)
+	if want := t0.Add(4 * time.Second); !l.cursor.Equal(want) || slices.ContainsFunc(b.ListsDone, func(d resourcesync.ListDone) bool { return d.URL == h.lists[1].url }) {
+		t.Errorf("retry: cursor %v (want %v), lists done %v", l.cursor, want, b.ListsDone)
 	}
 }
 
-func TestGroup(t *testing.T) {
-	h := historyOf(
-		[]change{ch("a", resourcesync.ChangeCreated, 1), ch("b", resourcesync.ChangeUpdated, 2), ch("gone", resourcesync.ChangeDeleted, 2)},
-		[]change{ch("a", resourcesync.ChangeUpdated, 3), ch("c", resourcesync.ChangeUpdated, 3), ch("b", resourcesync.ChangeUpdated, 4)},
-	)
-	h.changes[2].done = true // the deletion of gone was applied by an earlier run
-	h.changes[4].done = true // c's update too
-	h.changes[5].done = true // b's last change too: its first is superseded
-	units := group(h, []resourcesync.Failure{{URI: "x"}, {URI: "gone"}, {URI: "c"}})
-	var got []string
-	for _, u := range units {
-		got = append(got, fmt.Sprintf("%s:%d:%v:%v", u.uri, len(u.pending), u.settled, u.retry))
+// A unit not yet emitted holds the cursor back at the last key emitted,
+// and an emitted one not yet recorded at its own.
+func TestLedgerHoldsAtTheWindow(t *testing.T) {
+	h := historyOf([]change{ch("a", 1), ch("b", 2), ch("c", 3)})
+	units := h.units()
+	l := h.ledger(t0)
+	l.register("a", units[0].key)
+	l.register("b", units[1].key)
+	var b resourcesync.Batch
+	b.Changes = h.records(units[1], false)
+	l.record(&b)
+	if want := t0.Add(time.Second); !l.cursor.Equal(want) {
+		t.Errorf("a in flight: cursor %v, want %v", l.cursor, want)
 	}
-	// x and c (its change applied, a failure recorded since) are retried
-	// first; gone is gone at the Source, not retried; a has two pending
-	// changes; b's first is superseded by its last, already applied.
-	want := "[x:0:false:true c:0:false:true a:2:false:false b:1:true:false]"
-	if fmt.Sprint(got) != want {
-		t.Errorf("units %v\nwant  %s", got, want)
+	b = resourcesync.Batch{Changes: h.records(units[0], false)}
+	l.record(&b)
+	if want := t0.Add(2 * time.Second); !l.cursor.Equal(want) {
+		t.Errorf("c not emitted: cursor %v, want the last key emitted %v", l.cursor, want)
+	}
+	var end resourcesync.Batch
+	if got := l.finish(&end); !got.Equal(t0.Add(2 * time.Second)) {
+		t.Errorf("a run that stopped before c: cursor %v", got)
 	}
 }
 
 // FuzzLedger drives the ledger with arbitrary histories (times in any
-// order, as a non-conforming Source may write them) and arbitrary orders of
-// records, applied and failed: the cursor never passes a change not
-// applied, never moves back, lists are done only when all their changes
-// are applied, and a history applied in full ends at its latest change.
+// order, as a non-conforming Source may write them, some changes done by
+// an earlier run), the units emitted in the backlog's order and recorded
+// in arbitrary orders and batches, applied or failed: the cursor never
+// passes a change not applied, never moves back, lists are done only when
+// all their changes are applied, and a history applied in full ends at
+// its latest change.
 func FuzzLedger(f *testing.F) {
 	f.Add([]byte{3, 1, 2, 9, 4, 4, 0, 7}, uint64(1))
 	f.Add([]byte{0}, uint64(2))
@@ -122,7 +222,7 @@ func FuzzLedger(f *testing.F) {
 		var lists [][]change
 		var cur []change
 		for i, b := range times {
-			cur = append(cur, ch(fmt.Sprint("u", b%7), resourcesync.ChangeUpdated, int(b)))
+			cur = append(cur, ch(fmt.Sprint("u", b%7), int(b)))
 			if b%5 == 0 || i == len(times)-1 {
 				lists = append(lists, cur)
 				cur = nil
@@ -133,24 +233,36 @@ func FuzzLedger(f *testing.F) {
 			h.changes[i].done = rng.IntN(4) == 0
 		}
 		start := t0
-		l := newLedger(h, start)
+		l := h.ledger(start)
 		applied := map[int]bool{}
 		for i, c := range h.changes {
 			applied[i] = c.done
 		}
 		doneLists := map[string]bool{}
-		order := rng.Perm(len(h.changes))
-		for len(order) > 0 {
-			n := 1 + rng.IntN(len(order))
+		units := h.units()
+		emitted, failures := 0, false
+		var inflight []*testUnit
+		for emitted < len(units) || len(inflight) > 0 {
+			for n := rng.IntN(4); n > 0 && emitted < len(units); n-- {
+				l.register(units[emitted].uri, units[emitted].key)
+				inflight = append(inflight, units[emitted])
+				emitted++
+			}
+			if emitted == len(units) {
+				l.allEmitted()
+			}
 			var b resourcesync.Batch
-			for _, i := range order[:n] {
+			rng.Shuffle(len(inflight), func(i, j int) { inflight[i], inflight[j] = inflight[j], inflight[i] })
+			n := rng.IntN(len(inflight) + 1)
+			for _, u := range inflight[:n] {
 				failed := rng.IntN(5) == 0
-				b.Changes = append(b.Changes, records(h, failed, i)...)
-				if !failed {
-					applied[i] = true
+				failures = failures || failed
+				b.Changes = append(b.Changes, h.records(u, failed)...)
+				for _, i := range u.pending {
+					applied[i] = applied[i] || !failed
 				}
 			}
-			order = order[n:]
+			inflight = inflight[n:]
 			before := l.cursor
 			l.record(&b)
 			if l.cursor.Before(before) {
@@ -164,12 +276,12 @@ func FuzzLedger(f *testing.F) {
 			for _, ld := range b.ListsDone {
 				doneLists[ld.URL] = true
 			}
-			for _, ls := range h.lists {
+			for k, ls := range h.lists {
 				if !doneLists[ls.url] {
 					continue
 				}
-				for i := ls.start; i < ls.end; i++ {
-					if !applied[i] {
+				for i, c := range h.changes {
+					if c.list == k && !applied[i] {
 						t.Fatalf("list %s done with change %d not applied", ls.url, i)
 					}
 				}
@@ -178,90 +290,18 @@ func FuzzLedger(f *testing.F) {
 				}
 			}
 		}
-		all := true
-		latest := start
-		for i, c := range h.changes {
-			all = all && applied[i]
-			if c.at.After(latest) {
-				latest = c.at
-			}
-		}
-		if all && !l.cursor.Equal(latest) {
-			t.Fatalf("all applied: cursor %v, want the latest change %v", l.cursor, latest)
+		l.allEmitted() // as the planner does once the backlog is through, units or not
+		var end resourcesync.Batch
+		got := l.finish(&end)
+		if !failures && !got.Equal(max(h.latest(), start)) && len(h.changes) > 0 {
+			t.Fatalf("all applied: cursor %v, want the latest change %v", got, h.latest())
 		}
 	})
 }
 
-// FuzzGroup checks the grouping of arbitrary histories: every resource
-// with a change not yet recorded is in exactly one unit, whose final
-// change is its last in the history and whose pending changes are exactly
-// its changes not done, in order.
-func FuzzGroup(f *testing.F) {
-	f.Add([]byte{1, 2, 3, 1, 2, 3}, []byte{0, 1})
-	f.Add([]byte{0, 0, 0}, []byte{9})
-	f.Fuzz(func(t *testing.T, spec, failed []byte) {
-		if len(spec) > 300 {
-			return
-		}
-		kinds := []resourcesync.Change{resourcesync.ChangeCreated, resourcesync.ChangeUpdated, resourcesync.ChangeDeleted}
-		var cs []change
-		for i, b := range spec {
-			c := ch(fmt.Sprint("u", b%11), kinds[int(b/11)%3], i)
-			c.done = b%2 == 0
-			cs = append(cs, c)
-		}
-		h := historyOf(cs)
-		var fails []resourcesync.Failure
-		for _, b := range failed {
-			fails = append(fails, resourcesync.Failure{URI: fmt.Sprint("u", b%13)})
-		}
-		if len(fails) > 0 {
-			// The state never records one URI twice.
-			seen := map[string]bool{}
-			uniq := fails[:0]
-			for _, f := range fails {
-				if !seen[f.URI] {
-					seen[f.URI] = true
-					uniq = append(uniq, f)
-				}
-			}
-			fails = uniq
-		}
-		units := group(h, fails)
-		byURI := map[string]*unit{}
-		for _, u := range units {
-			if byURI[u.uri] != nil {
-				t.Fatalf("%s in two units", u.uri)
-			}
-			byURI[u.uri] = u
-		}
-		last := map[string]int{}
-		pending := map[string][]int{}
-		for i, c := range h.changes {
-			last[c.uri] = i
-			if !c.done {
-				pending[c.uri] = append(pending[c.uri], i)
-			}
-		}
-		for uri, p := range pending {
-			u := byURI[uri]
-			if u == nil {
-				t.Fatalf("%s has pending changes but no unit", uri)
-			}
-			if u.final != &h.changes[last[uri]] {
-				t.Fatalf("%s: final is not its last change", uri)
-			}
-			if fmt.Sprint(u.pending) != fmt.Sprint(p) {
-				t.Fatalf("%s: pending %v, want %v", uri, u.pending, p)
-			}
-			if u.settled != (u.final.done && !u.retry) {
-				t.Fatalf("%s: settled %v", uri, u.settled)
-			}
-		}
-		for _, u := range units {
-			if len(u.pending) == 0 && !u.retry {
-				t.Fatalf("%s: a unit with nothing to do", u.uri)
-			}
-		}
-	})
+func max(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }

@@ -5,140 +5,146 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"slices"
+	"syscall"
+	"time"
 
 	"github.com/resync-dest/resync-dest/resourcesync"
+	"github.com/resync-dest/resync-dest/transfer"
 )
 
-// unit is the work for one resource: bring it to the state of its final
-// change in the history, and record every change of it not yet recorded.
-type unit struct {
-	uri     string
-	path    string // mirror-relative; "" when the URI cannot be mapped
-	pathErr error
-	// final is the resource's last change in the history; nil for a
-	// resource retried only because an earlier run failed it.
-	final   *change
-	pending []int // indexes in history.changes of the changes to record
-	// settled: the final change was already applied by an earlier run, so
-	// the pending (earlier) changes are superseded and need no work.
-	settled bool
-	retry   bool // an earlier run recorded a failure of this resource
-	// held is the state's record, looked up while planning deletions.
-	held   *resourcesync.Held
-	heldOK bool
-}
-
-// deletes reports whether the unit ends in a deletion.
-func (u *unit) deletes() bool {
-	return u.final != nil && u.final.kind == resourcesync.ChangeDeleted && !u.settled
-}
-
-// job is the units whose resources map to one path, applied in order by
-// one worker: two URIs that share a file (http and https) never race.
-type job []*unit
-
-// plan is a run's work, in the order it is fed to the workers: retried
-// failures first, then by the first pending change.
-type plan struct {
-	jobs  []job
-	units int
-}
-
-// makePlan turns the history into units (group) and the units into jobs,
-// then applies the deletion guard.
-func (r *run) makePlan(ctx context.Context, h *history) (*plan, error) {
-	failures, err := r.d.Store.Failures(ctx, r.set.ID)
+// Units emits one unit per resource of the backlog, in the order the
+// backlog gives (failures retried alone, then by the time of their
+// earliest pending change): each brings its resource to the state of its
+// final change and settles its pending changes. Each unit with pending
+// changes is registered with the ledger before it is emitted.
+func (r *run) Units(ctx context.Context, f *transfer.Feed) error {
+	defer r.releasePackages()
+	err := r.backlog.Units(func(bu resourcesync.BacklogUnit) error {
+		u := r.unit(&bu)
+		if len(bu.Pending) > 0 {
+			r.ledger.register(bu.URI, earliest(bu.Pending))
+		}
+		return f.Emit(u)
+	})
 	if err != nil {
-		return nil, fmt.Errorf("read the set's failures: %w: %w", resourcesync.ErrLocal, err)
-	}
-	p := &plan{}
-	byPath := map[string]int{}
-	for _, u := range group(h, failures) {
-		p.units++
-		u.path, u.pathErr = r.d.Mirror.Path(u.uri)
-		if u.pathErr != nil {
-			p.jobs = append(p.jobs, job{u})
-			continue
+		if errors.Is(err, transfer.ErrDrained) || transfer.Fatal(err) {
+			return err
 		}
-		if i, ok := byPath[u.path]; ok {
-			p.jobs[i] = append(p.jobs[i], u)
-			continue
-		}
-		byPath[u.path] = len(p.jobs)
-		p.jobs = append(p.jobs, job{u})
+		return fmt.Errorf("read the backlog: %w: %w", resourcesync.ErrLocal, err)
 	}
-	return p, r.guardDeletes(ctx, p)
+	r.ledger.allEmitted()
+	return nil
 }
 
-// group makes one unit per resource with a change not yet recorded, plus
-// one per resource an earlier run recorded as failed that the history does
-// not show gone; retried failures come first, then the units in the order
-// of their first pending change.
-func group(h *history, failures []resourcesync.Failure) []*unit {
-	byURI := map[string]*unit{}
-	var order []*unit
-	for i := range h.changes {
-		c := &h.changes[i]
-		u, ok := byURI[c.uri]
-		if !ok {
-			u = &unit{uri: c.uri}
-			byURI[c.uri] = u
-		}
-		u.final = c
-		if !c.done {
-			if len(u.pending) == 0 {
-				order = append(order, u)
-			}
-			u.pending = append(u.pending, i)
+// unit is the engine's work for one resource of the backlog.
+func (r *run) unit(bu *resourcesync.BacklogUnit) *transfer.Unit {
+	u := &transfer.Unit{URI: bu.URI, Settled: bu.Settled, Retry: bu.Retry, Gone: bu.Gone()}
+	switch final := bu.Final; {
+	case final == nil:
+		// A failure retried that no change names: nothing says which
+		// version is wanted; ask whether the copy held is current.
+		u.Revalidate = true
+	case !u.Gone:
+		u.Want, u.Wanted = final.Version, true
+		if p := r.hist.lists[final.List].pkg; p != nil && !bu.Settled {
+			u.Origins = []transfer.Origin{newChangeOrigin(p, final)}
 		}
 	}
-	var retries []*unit
-	for _, f := range failures {
-		u, ok := byURI[f.URI]
-		switch {
-		case ok && len(u.pending) > 0:
-			u.retry = true // its changes bring it in step
-		case ok && u.final.kind == resourcesync.ChangeDeleted:
-			// Gone at the Source: nothing to fetch.
-		case ok:
-			u.retry = true
-			retries = append(retries, u)
-		default:
-			u = &unit{uri: f.URI, retry: true}
-			byURI[f.URI] = u
-			retries = append(retries, u)
+	if len(bu.Pending) > 0 {
+		u.Changes = make([]resourcesync.ChangeRecord, len(bu.Pending))
+		for i, c := range bu.Pending {
+			u.Changes[i] = resourcesync.ChangeRecord{URI: c.URI, Change: c.Change, Time: c.Time,
+				List: r.hist.lists[c.List].url, Position: c.Position}
 		}
 	}
-	for _, u := range order {
-		u.settled = u.final.done && !u.retry
+	return u
+}
+
+// Recorded counts a unit's changes once its result is recorded (the
+// engine's goroutine for results, one at a time).
+func (r *run) Recorded(res transfer.Result) {
+	u := res.Unit
+	if u.Retry {
+		r.sum.Retried++
 	}
-	return slices.Concat(retries, order)
+	if res.Outcome == transfer.Failed {
+		r.sum.ChangesFailed += int64(len(u.Changes))
+	} else {
+		r.sum.Applied += int64(len(u.Changes))
+	}
+}
+
+// BeforeCommit adds to a batch the cursor and the closed lists its change
+// records complete, so that they are recorded with the records that
+// justify them.
+func (r *run) BeforeCommit(b *resourcesync.Batch) { r.ledger.record(b) }
+
+func earliest(ps []resourcesync.Pending) time.Time {
+	t := ps[0].Time
+	for _, p := range ps[1:] {
+		if p.Time.Before(t) {
+			t = p.Time
+		}
+	}
+	return t
+}
+
+// releasePackages lets go of the planner's reference on each Change Dump
+// package: once every unit is emitted, only the units still to apply keep
+// a package.
+func (r *run) releasePackages() {
+	for i := range r.hist.lists {
+		if p := r.hist.lists[i].pkg; p != nil && !r.hist.lists[i].released {
+			r.hist.lists[i].released = true
+			p.Release()
+		}
+	}
 }
 
 // guardDeletes refuses, before anything is applied, a run whose deletions
 // would remove more of the set's files than --max-delete allows.
-func (r *run) guardDeletes(ctx context.Context, p *plan) error {
+func (r *run) guardDeletes(ctx context.Context) error {
 	if !r.opts.Delete {
 		return nil
 	}
 	var n, untracked int64
-	for _, j := range p.jobs {
-		for _, u := range j {
-			if !u.deletes() || u.pathErr != nil {
+	batch := make([]string, 0, guardBatch)
+	count := func() error {
+		held, err := r.d.Store.HeldMany(ctx, r.set.ID, batch)
+		if err != nil {
+			return fmt.Errorf("look up the resources to delete: %w: %w", resourcesync.ErrLocal, err)
+		}
+		for _, uri := range batch {
+			if _, ok := held[uri]; ok {
+				n++
 				continue
 			}
-			removes, err := r.wouldRemove(ctx, u)
+			removes, err := r.removesUntracked(ctx, uri)
 			if err != nil {
 				return err
 			}
 			if removes {
 				n++
-				if !u.heldOK {
-					untracked++
-				}
+				untracked++
 			}
 		}
+		batch = batch[:0]
+		return nil
+	}
+	err := r.backlog.Deletions(func(bu resourcesync.BacklogUnit) error {
+		if batch = append(batch, bu.URI); len(batch) < guardBatch {
+			return nil
+		}
+		return count()
+	})
+	if err == nil {
+		err = count()
+	}
+	if err != nil {
+		if errors.Is(err, resourcesync.ErrLocal) {
+			return err
+		}
+		return fmt.Errorf("read the backlog: %w: %w", resourcesync.ErrLocal, err)
 	}
 	if n == 0 {
 		return nil
@@ -149,8 +155,8 @@ func (r *run) guardDeletes(ctx context.Context, p *plan) error {
 	}
 	// Files no set holds at the paths of deleted resources are the set's
 	// too: a run that recorded their deletion and died before removing
-	// them left them (forgetDeleted), and its resume must pass the guard
-	// the first run passed.
+	// them left them (transfer forgets a resource before removing its
+	// file), and its resume must pass the guard the first run passed.
 	total := held + untracked
 	if !r.opts.MaxDelete.Allows(n, total) {
 		return fmt.Errorf("%w: the changes would delete %d local files of a set of %d, more than --max-delete %s allows; nothing was changed (raise --max-delete if this is intended)",
@@ -159,34 +165,34 @@ func (r *run) guardDeletes(ctx context.Context, p *plan) error {
 	return nil
 }
 
-// wouldRemove reports whether deleting u removes a file: one the set holds,
-// or one at its path that no set holds (a copy published by a run that
-// died before recording it). It remembers the held record in u.
-func (r *run) wouldRemove(ctx context.Context, u *unit) (bool, error) {
-	held, ok, err := r.d.Store.Held(ctx, r.set.ID, u.uri)
-	if err != nil {
-		return false, fmt.Errorf("look up %s in the state: %w: %w", u.uri, resourcesync.ErrLocal, err)
-	}
-	u.held, u.heldOK = &held, ok
-	if ok {
-		return true, nil
-	}
-	if r.opts.Scope.Check(u.uri) != nil {
+// guardBatch is how many deletions guardDeletes looks up at once.
+const guardBatch = 100
+
+// removesUntracked reports whether deleting uri, which the set does not
+// hold, removes a file: one at its path that no set holds (a copy
+// published by a run that died before recording it, or one whose record
+// was dropped before its removal).
+func (r *run) removesUntracked(ctx context.Context, uri string) (bool, error) {
+	if r.opts.Scope.Check(uri) != nil {
 		return false, nil // never fetched, so not ours to remove
 	}
-	info, err := r.d.Mirror.Stat(u.path)
+	path, err := r.d.Mirror.Path(uri)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
+		return false, nil // maps nowhere: the unit fails alone
+	}
+	info, err := r.d.Mirror.Stat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			return false, nil
 		}
-		return false, fmt.Errorf("stat %s: %w: %w", u.path, resourcesync.ErrLocal, err)
+		return false, fmt.Errorf("stat %s: %w: %w", path, resourcesync.ErrLocal, err)
 	}
 	if !info.Mode().IsRegular() {
 		return false, nil
 	}
-	holders, err := r.d.Store.PathHolders(ctx, u.path)
+	holders, err := r.d.Store.PathHolders(ctx, path)
 	if err != nil {
-		return false, fmt.Errorf("look up the holders of %s: %w: %w", u.path, resourcesync.ErrLocal, err)
+		return false, fmt.Errorf("look up the holders of %s: %w: %w", path, resourcesync.ErrLocal, err)
 	}
 	return len(holders) == 0, nil
 }

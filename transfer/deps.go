@@ -2,27 +2,60 @@ package transfer
 
 import (
 	"context"
+	"io/fs"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
-// Fetcher downloads a bitstream, verified, into a sink.
+// Fetcher downloads a bitstream, verified, into a sink: the Source's HTTP
+// client, or a member of a dump package.
 type Fetcher interface {
 	Download(ctx context.Context, f resourcesync.Fetch, dst resourcesync.Sink) (resourcesync.Fetched, error)
 }
 
-// Mirror stages files and publishes them durably.
-type Mirror interface {
+// Stager writes a file's new content into a staged temp file.
+type Stager interface {
 	// Put writes rel's new content into a staged temp file; ticket is ""
 	// when fill declined (keep=false).
 	Put(rel string, mtime time.Time, fill func(resourcesync.Sink) (keep bool, err error)) (ticket string, err error)
+}
+
+// Publisher makes staged files (and removals) durable.
+type Publisher interface {
 	// Publish renames staged files into place durably, returning one error
 	// per ticket and a fatal error when durability failed.
 	Publish(tickets []string) ([]error, error)
 }
 
-// Store records a batch in one transaction.
-type Store interface {
+// Committer records a batch in one transaction.
+type Committer interface {
 	Commit(ctx context.Context, setID int64, b *resourcesync.Batch) error
+}
+
+// Mirror is the local tree as the engine's workers use it.
+type Mirror interface {
+	Stager
+	Publisher
+	Path(uri string) (string, error)
+	Stat(rel string) (fs.FileInfo, error)
+	HashFile(rel string, algs []string) (resourcesync.Fixity, int64, error)
+	Remove(rel string) error
+}
+
+// Store is the state as the engine uses it.
+type Store interface {
+	Committer
+	HeldMany(ctx context.Context, setID int64, uris []string) (map[string]resourcesync.Held, error)
+	PathHolders(ctx context.Context, path string) ([]int64, error)
+}
+
+// Deps are the adapters a run uses.
+type Deps struct {
+	Fetcher Fetcher // the Source
+	Mirror  Mirror
+	Store   Store
+	Log     zerolog.Logger
 }

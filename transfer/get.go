@@ -43,7 +43,7 @@ type Got struct {
 // file at r.Path. The error is per-resource (the caller records it and goes
 // on) unless it wraps resourcesync.ErrLocal (the disk cannot take writes)
 // or is the context's error: both must stop the run.
-func Get(ctx context.Context, f Fetcher, m Mirror, r Request) (Got, error) {
+func Get(ctx context.Context, f Fetcher, m Stager, r Request) (Got, error) {
 	fetch := resourcesync.Fetch{URL: r.URI, Hash: r.Hash, Length: r.Length, HasLength: r.HasLen}
 	if !r.Hash.Verifiable() {
 		fetch.ExtraAlgs = r.LocalAlgs

@@ -16,6 +16,13 @@ import (
 type RunOptions struct {
 	Workers int  // concurrent fetches
 	DryRun  bool // decide and report; write nothing, state included
+	// Delete applies deletions: a unit Gone at the Source is removed from
+	// the mirror (else reported and kept), and a baseline removes the
+	// set's files its list no longer names.
+	Delete bool
+	// MaxDelete refuses, before anything is deleted, a run that would
+	// delete more of the set's files than it allows.
+	MaxDelete DeleteLimit
 	// Scope decides which URIs may be fetched.
 	Scope resourcesync.Scope
 	// LocalAlgs are computed for the state when the Source gives no hash
@@ -51,6 +58,7 @@ type RunOptions struct {
 func DefaultRunOptions() RunOptions {
 	return RunOptions{
 		Workers:        8,
+		MaxDelete:      DeleteLimit{Percent: 10, IsPercent: true},
 		LocalAlgs:      []string{resourcesync.AlgMD5},
 		BatchSize:      256,
 		BatchInterval:  time.Second,

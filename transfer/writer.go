@@ -63,14 +63,14 @@ func DefaultWriterOptions() WriterOptions {
 // batch in one state transaction. Flushes overlap with the workers: while
 // one runs, items keep arriving and form the next batch (group commit).
 type Writer struct {
-	m     Mirror
-	s     Store
+	m     Publisher
+	s     Committer
 	setID int64
 	o     WriterOptions
 }
 
 // NewWriter returns a writer for one set.
-func NewWriter(m Mirror, s Store, setID int64, o WriterOptions) *Writer {
+func NewWriter(m Publisher, s Committer, setID int64, o WriterOptions) *Writer {
 	d := DefaultWriterOptions()
 	if o.MinBatch <= 0 {
 		o.MinBatch = d.MinBatch

@@ -84,7 +84,7 @@ func baselineIn(ctx context.Context, o syncOptions, d *deps, e *env) error {
 func baselineWorkerOptions(o syncOptions, d *deps, prog *resourcesync.Progress) baseline.Options {
 	wo := baseline.DefaultOptions()
 	wo.RunOptions = runOptions(wo.RunOptions, o, d, prog)
-	wo.Checksum, wo.Delete, wo.MaxDelete = o.checksum, o.delete, o.maxDelete
+	wo.Checksum = o.checksum
 	return wo
 }
 
@@ -94,6 +94,7 @@ func runOptions(ro transfer.RunOptions, o syncOptions, d *deps, prog *resourcesy
 	ro.Limits = o.http.limits()
 	ro.Workers = o.workers
 	ro.DryRun = o.dryRun
+	ro.Delete, ro.MaxDelete = o.delete, o.maxDelete
 	ro.Drain = d.drain
 	ro.Progress = prog
 	ro.Failpoint = d.failpoint

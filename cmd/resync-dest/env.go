@@ -10,6 +10,7 @@ import (
 
 	"github.com/resync-dest/resync-dest/agent"
 	"github.com/resync-dest/resync-dest/baseline"
+	"github.com/resync-dest/resync-dest/incremental"
 	"github.com/resync-dest/resync-dest/mirror"
 	"github.com/resync-dest/resync-dest/source"
 	"github.com/resync-dest/resync-dest/state"
@@ -145,6 +146,9 @@ func (e *env) agentDeps(d *deps) agent.Deps {
 		Store:  e.store,
 		NewListing: func() (baseline.Listing, error) {
 			return state.NewListing(e.tmpDir)
+		},
+		NewBacklog: func() (incremental.Backlog, error) {
+			return state.NewBacklog(e.tmpDir)
 		},
 		TempDir: e.tmpDir,
 		Log:     d.log,

@@ -15,12 +15,12 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/fixtures/desttest"
 	"github.com/resync-dest/resync-dest/mirror"
 	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/state"
+	"github.com/resync-dest/resync-dest/transfer"
 )
 
 // Item 4: local disk faults. The baseline and incremental commands run
@@ -78,7 +78,7 @@ func runOver(t *testing.T, incremental bool, url, dest string, edit func(*mirror
 	ctx := context.Background()
 	var out bytes.Buffer
 	d := &deps{io: stdio{out: &out, err: io.Discard}, log: zerolog.Nop(), drain: context.Background()}
-	limit, _ := baseline.ParseDeleteLimit("10%")
+	limit, _ := transfer.ParseDeleteLimit("10%")
 	o := syncOptions{url: url, dest: dest, workers: 4, maxDelete: limit, progress: "never",
 		http: httpOptions{headers: http.Header{}, maxRetryWait: 5 * time.Millisecond}}
 	client, err := newClient(url, o.http, d)

@@ -110,7 +110,6 @@ func incrementalIn(ctx context.Context, o syncOptions, f incrementalFlags, d *de
 func incrementalWorkerOptions(o syncOptions, d *deps, prog *resourcesync.Progress) incremental.Options {
 	wo := incremental.DefaultOptions()
 	wo.RunOptions = runOptions(wo.RunOptions, o, d, prog)
-	wo.Delete, wo.MaxDelete = o.delete, o.maxDelete
 	return wo
 }
 

@@ -12,8 +12,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/resync-dest/resync-dest/agent"
-	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/mirror"
+	"github.com/resync-dest/resync-dest/transfer"
 )
 
 // syncOptions are the options common to the commands that write a mirror.
@@ -25,7 +25,7 @@ type syncOptions struct {
 	capabilityList string
 	workers        int
 	delete         bool
-	maxDelete      baseline.DeleteLimit
+	maxDelete      transfer.DeleteLimit
 	dryRun         bool
 	checksum       bool
 	allowHosts     []string
@@ -124,7 +124,7 @@ func parseSyncOptions(c flagValues, url, verb string) (syncOptions, error) {
 	if o.workers < 1 || o.workers > 256 {
 		return o, usageErrorf("--workers %d: want 1 to 256", o.workers)
 	}
-	if o.maxDelete, err = baseline.ParseDeleteLimit(c.String("max-delete")); err != nil {
+	if o.maxDelete, err = transfer.ParseDeleteLimit(c.String("max-delete")); err != nil {
 		return o, usageErrorf("--%v", err)
 	}
 	switch o.progress {

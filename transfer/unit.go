@@ -1,0 +1,87 @@
+package transfer
+
+import (
+	"context"
+	"errors"
+
+	"github.com/resync-dest/resync-dest/resourcesync"
+)
+
+// Unit is the engine's unit of work: one resource to bring in step with
+// what the Source says of it now. A planner (baseline, incremental) fills
+// in what it knows - the URI, the version wanted or that the resource is
+// gone, where its bytes may come from, the changes its effect settles -
+// and the engine adds what the mirror and the state say (Path, Held)
+// before a worker takes it.
+type Unit struct {
+	URI string
+	// Gone: the resource must end absent (deleted at the Source); else
+	// present, as Want describes it.
+	Gone bool
+	// Want is the version the Source describes; Wanted is false when the
+	// Source said nothing of it (a failure retried without a change naming
+	// it): the copy held, if any, is then asked after with its validators.
+	Want   resourcesync.Version
+	Wanted bool
+	// Rehash compares the local file's bytes, not the state's record,
+	// with Want (--checksum).
+	Rehash bool
+	// Revalidate makes the fetch of a copy held but not known to be in
+	// step conditional on its validators (ETag, Last-Modified).
+	Revalidate bool
+	// Origins are where the bytes may come from before the Source, in
+	// order of preference (a member of a dump package); the Source is
+	// always the last resort. The engine releases them once the unit is
+	// done or dropped.
+	Origins []Origin
+	// Changes are the change records the unit's effect settles: recorded
+	// with it, failed when it fails.
+	Changes []resourcesync.ChangeRecord
+	// Settled: the unit's changes were superseded by a later one an
+	// earlier run applied; they are recorded and nothing else is done.
+	Settled bool
+	// Retry: an earlier run recorded a failure of this resource.
+	Retry bool
+	// Tag is the planner's, handed back with the unit's Result.
+	Tag any
+
+	// Set by the engine before a worker takes the unit: where the URI
+	// maps in the mirror (or why it maps nowhere), and what the state
+	// holds of it (nil: nothing).
+	Path    string
+	PathErr error
+	Held    *resourcesync.Held
+}
+
+// release lets go of the unit's origins.
+func (u *Unit) release() {
+	for _, o := range u.Origins {
+		o.Release()
+	}
+	u.Origins = nil
+}
+
+// Origin is a place a unit's bytes may come from other than the Source:
+// a member of a dump package now; a mirror of the Source or a patch are
+// the same kind of thing. Open and Release are called by the unit's
+// worker, Release exactly once.
+type Origin interface {
+	// Open returns what reads the unit's bytes. An error wrapping
+	// ErrUnusable says the origin cannot serve them (its package cannot
+	// be used): the next origin is tried, the Source last. Any other error
+	// fails the unit, or the run when Fatal.
+	Open(ctx context.Context) (Fetcher, error)
+	Release()
+}
+
+// ErrUnusable is wrapped by an Origin that cannot serve a unit's bytes.
+var ErrUnusable = errors.New("origin unusable")
+
+// Result is what became of one unit, handed to its planner once it is
+// recorded.
+type Result struct {
+	Unit    *Unit
+	Outcome Outcome
+	Bytes   int64
+	Cause   error // for Failed and Skipped
+}

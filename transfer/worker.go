@@ -1,0 +1,292 @@
+package transfer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"syscall"
+
+	"github.com/resync-dest/resync-dest/resourcesync"
+)
+
+// NoDeleteNote is recorded with a deletion that was not applied.
+const NoDeleteNote = "deleted at the Source; the local copy was kept (no --delete)"
+
+// result is a worker's report to the writer.
+type result struct {
+	u       *Unit
+	outcome Outcome
+	held    *resourcesync.Held // new or refreshed record to store; nil if none
+	ticket  string             // staged file to publish before held is recorded
+	removed bool               // the set no longer holds the URI
+	bytes   int64
+	cause   error  // for Failed and Skipped
+	note    string // recorded with the unit's changes
+}
+
+type worker struct {
+	e *engine
+}
+
+// chain applies u, then each unit the dispatcher hands this worker after
+// it (those of the same path), and sends their results to the writer. It
+// returns an error only when the whole run must stop.
+func (w *worker) chain(ctx context.Context, u *Unit, items chan<- Item) error {
+	for ; u != nil; u = w.e.disp.done(u) {
+		if w.e.o.Drain.Err() != nil {
+			u.release() // stop starting new transfers; drain the queue
+			continue
+		}
+		res, err := w.process(ctx, u)
+		u.release()
+		if err != nil {
+			return err // the units waiting behind u are dropped by the engine
+		}
+		select {
+		case items <- w.e.item(res):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// process brings one unit in step. It returns an error only when the whole
+// run must stop (local disk, state, cancellation, the Source down).
+func (w *worker) process(ctx context.Context, u *Unit) (result, error) {
+	res := result{u: u}
+	switch {
+	case u.Settled:
+		return res, nil // superseded by a change already applied
+	case u.Gone && u.PathErr != nil:
+		res.outcome, res.cause = Failed, u.PathErr
+		return res, nil
+	case u.Gone:
+		return w.delete(ctx, res)
+	}
+	if err := w.e.o.Scope.Check(u.URI); err != nil {
+		res.outcome, res.cause, res.note = Skipped, err, err.Error()
+		return res, nil
+	}
+	if u.PathErr != nil {
+		res.outcome, res.cause = Failed, u.PathErr
+		return res, nil
+	}
+	d, err := w.decide(u)
+	if err != nil {
+		return res, err
+	}
+	res.outcome, res.held = d.outcome, d.refresh
+	if d.outcome == Unchanged || w.e.o.DryRun {
+		return res, nil
+	}
+	return w.fetch(ctx, res, d.conditional)
+}
+
+// decision is what a unit that must be present needs.
+type decision struct {
+	outcome     Outcome            // Unchanged, else Created or Updated: fetch
+	refresh     *resourcesync.Held // Unchanged, but the record should say so (lastmod, path)
+	conditional bool               // ask the Source whether it changed (ETag / Last-Modified)
+}
+
+// decide compares what is wanted with what is held, without fetching:
+// the copy is in step when the state's record is of the file at the path
+// (same length) and of the version wanted (resourcesync.InStep); with
+// Rehash the local bytes are compared instead of the record. A copy not
+// known to be in step is fetched, conditionally when Revalidate asks and
+// its validators are known.
+func (w *worker) decide(u *Unit) (decision, error) {
+	info, err := w.e.d.Mirror.Stat(u.Path)
+	exists := err == nil && info.Mode().IsRegular()
+	if err != nil && !missing(err) {
+		return decision{}, fmt.Errorf("stat %s: %w: %w", u.Path, resourcesync.ErrLocal, err)
+	}
+	d := decision{outcome: Created}
+	if exists {
+		d.outcome = Updated
+	}
+	held := u.Held
+	if held == nil || !exists {
+		return d, nil
+	}
+	if u.Rehash {
+		return w.decideByContent(u, d)
+	}
+	if held.Path != u.Path || info.Size() != held.Length {
+		return d, nil // the file is not the one recorded: fetch
+	}
+	if u.Wanted && resourcesync.InStep(held.Version(), u.Want) {
+		d.outcome = Unchanged
+		if !u.Want.LastMod.Equal(held.LastMod) {
+			h := *held
+			h.LastMod = u.Want.LastMod
+			d.refresh = &h
+		}
+		return d, nil
+	}
+	d.conditional = u.Revalidate && (held.ETag != "" || held.LastModified != "")
+	return d, nil
+}
+
+// decideByContent is --checksum: the local bytes, not the state, are
+// compared with the Source's hash (or, when the Source gives none, with the
+// digest recorded when the copy was made).
+func (w *worker) decideByContent(u *Unit, d decision) (decision, error) {
+	held := u.Held
+	want := u.Want.Fixity
+	if !want.Verifiable() {
+		want = held.Fixity
+	}
+	if !want.Verifiable() {
+		return d, nil // nothing to compare with: fetch
+	}
+	algs := make([]string, 0, len(want))
+	for _, dg := range want {
+		algs = append(algs, dg.Alg)
+	}
+	sums, n, err := w.e.d.Mirror.HashFile(u.Path, algs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return d, nil
+		}
+		return d, fmt.Errorf("hash %s: %w: %w", u.Path, resourcesync.ErrLocal, err)
+	}
+	if u.Want.HasLength && n != u.Want.Length {
+		return d, nil
+	}
+	if !sums.Agrees(want) || held.Path != u.Path {
+		return d, nil
+	}
+	d.outcome = Unchanged
+	if !u.Want.LastMod.Equal(held.LastMod) || held.Length != n {
+		h := *held
+		h.LastMod, h.Length = u.Want.LastMod, n
+		d.refresh = &h
+	}
+	return d, nil
+}
+
+// fetch brings the unit's wanted version into the mirror as a staged
+// file; the writer publishes and records it.
+func (w *worker) fetch(ctx context.Context, res result, conditional bool) (result, error) {
+	e, u := w.e, res.u
+	from, fromSource, err := w.open(ctx, u)
+	if err != nil {
+		if Fatal(err) {
+			return res, err
+		}
+		res.outcome, res.cause = Failed, err
+		return res, nil
+	}
+	req := Request{
+		URI: u.URI, Path: u.Path, Hash: u.Want.Fixity, Length: u.Want.Length, HasLen: u.Want.HasLength,
+		LastMod: u.Want.LastMod, Prev: u.Held, Conditional: conditional && fromSource,
+		LocalAlgs: e.o.LocalAlgs, Now: e.o.Now(),
+	}
+	if !u.Wanted && u.Held != nil {
+		// Nothing says which version is wanted: a copy found current
+		// keeps its lastmod.
+		req.LastMod = u.Held.LastMod
+	}
+	got, err := Get(ctx, from, e.d.Mirror, req)
+	if err != nil {
+		if Fatal(err) {
+			return res, err
+		}
+		if fromSource { // an origin's faults say nothing about the Source
+			if berr := e.job.Breaker.Note(u.URI, err); berr != nil {
+				return res, berr
+			}
+		}
+		res.outcome, res.cause = Failed, err
+		return res, nil
+	}
+	if fromSource {
+		_ = e.job.Breaker.Note(u.URI, nil)
+	}
+	res.ticket, res.bytes, res.held = got.Ticket, got.Bytes, &got.Held
+	if got.Ticket == "" { // 304: the copy held is current
+		res.outcome = Unchanged
+	}
+	return res, nil
+}
+
+// open returns where the unit's bytes come from: its first usable origin,
+// else the Source (fromSource). An error is fatal or about this unit.
+func (w *worker) open(ctx context.Context, u *Unit) (f Fetcher, fromSource bool, err error) {
+	for _, o := range u.Origins {
+		f, err := o.Open(ctx)
+		switch {
+		case err == nil:
+			return f, false, nil
+		case errors.Is(err, ErrUnusable):
+			continue
+		}
+		return nil, false, Classify(ctx, err)
+	}
+	return w.e.d.Fetcher, true, nil
+}
+
+// delete removes the local copy of a resource gone at the Source when
+// deletions are asked for, else keeps it and says so. A file another set
+// holds is never removed, nor one this set never fetched.
+func (w *worker) delete(ctx context.Context, res result) (result, error) {
+	e, u := w.e, res.u
+	exists, err := w.regular(u.Path)
+	if err != nil {
+		return res, err
+	}
+	if !e.o.Delete {
+		if u.Held != nil || exists {
+			res.outcome, res.note = Kept, NoDeleteNote
+		}
+		return res, nil
+	}
+	res.removed = u.Held != nil
+	if !exists {
+		return res, nil // nothing on disk: the record (if any) goes
+	}
+	holders, err := e.d.Store.PathHolders(ctx, u.Path)
+	if err != nil {
+		return res, fmt.Errorf("look up the holders of %s: %w: %w", u.Path, resourcesync.ErrLocal, err)
+	}
+	for _, id := range holders {
+		if id != e.job.SetID {
+			return res, nil // another set's file stays
+		}
+	}
+	if u.Held == nil && e.o.Scope.Check(u.URI) != nil {
+		return res, nil // a file this set never fetched
+	}
+	res.outcome = Deleted
+	if e.o.DryRun {
+		return res, nil
+	}
+	if err := e.d.Mirror.Remove(u.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		err = Classify(ctx, fmt.Errorf("delete %s: %w", u.Path, err))
+		if Fatal(err) {
+			return res, err
+		}
+		res.outcome, res.cause, res.removed = Failed, err, false
+	}
+	return res, nil
+}
+
+// regular reports whether a regular file is at rel.
+func (w *worker) regular(rel string) (bool, error) {
+	info, err := w.e.d.Mirror.Stat(rel)
+	switch {
+	case err == nil:
+		return info.Mode().IsRegular(), nil
+	case missing(err):
+		return false, nil
+	}
+	return false, fmt.Errorf("stat %s: %w: %w", rel, resourcesync.ErrLocal, err)
+}
+
+// missing reports whether a stat error says there is no file.
+func missing(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
