@@ -6,15 +6,23 @@
 //     round by round (A B C A B C ...) with the other ways to learn that
 //     nothing changed: baseline (re-reading the Resource List and the
 //     state) and discover (the floor: process start and discovery);
-//  2. sync applying a Change List Index of C changes (default 50,000) to a
-//     fresh baseline of the snapshot, alternated with a fresh baseline of
-//     the changed Source (the alternative to applying changes).
+//  2. sync applying C changes (default 50,000) to a fresh baseline of the
+//     snapshot, alternated with a fresh baseline of the changed Source (the
+//     alternative to applying changes). -mix random makes them as the
+//     fixture's MutateRandom does, in a Change List Index of lists of
+//     1,000; -mix even makes a third each of created, updated and deleted
+//     (updates and deletions of live resources, some changed several
+//     times when C is large), all in one closed Change List - a user back
+//     from an outage.
+//
+// The first measure is skipped with -unchanged=false.
 //
 // Each timed run gets a fresh directory; everything is deleted at the end.
 // It prints each run, the medians, and resync-dest's peak RSS.
 //
 //	go build -o /tmp/resync-dest ./cmd/resync-dest
 //	go run ./scripts/bench-sync -bin /tmp/resync-dest -n 10000 -changes 50000 -rounds 3
+//	go run ./scripts/bench-sync -bin /tmp/resync-dest -unchanged=false -mix even -n 200000 -changes 180000 -rounds 3
 package main
 
 import (
@@ -35,9 +43,12 @@ import (
 
 func main() {
 	bin := flag.String("bin", "", "resync-dest binary to measure (required)")
+	peer := flag.String("peer", "", "another resync-dest binary (another version) whose sync applying the changes is measured alternately with -bin's, on the same Sources")
 	n := flag.Int("n", 10000, "resources")
 	changes := flag.Int("changes", 50000, "changes to apply in the second measure (0 skips it)")
 	history := flag.Int("history", 2000, "changes in the Source's history before the unchanged mirror is made")
+	unchanged := flag.Bool("unchanged", true, "measure the sync of an unchanged mirror (the first measure)")
+	mix := flag.String("mix", "random", "the changes applied: random (the fixture's mix, in lists of 1,000) or even (a third each of created, updated, deleted, in one closed Change List)")
 	rounds := flag.Int("rounds", 3, "rounds of each measure")
 	workers := flag.Int("workers", 8, "resync-dest --workers")
 	logLevel := flag.String("log-level", "", "resync-dest --log-level for the measured runs (default: --quiet)")
@@ -47,7 +58,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench-sync: -bin is required")
 		os.Exit(2)
 	}
-	b := &bench{bin: *bin, workers: *workers, rounds: *rounds, logLevel: *logLevel}
+	if *mix != "random" && *mix != "even" {
+		fmt.Fprintln(os.Stderr, "bench-sync: -mix must be random or even")
+		os.Exit(2)
+	}
+	b := &bench{bin: *bin, peer: *peer, workers: *workers, rounds: *rounds, logLevel: *logLevel, mix: *mix, unchanged: *unchanged}
 	if err := b.run(*n, *history, *changes, *work); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-sync:", err)
 		os.Exit(1)
@@ -55,12 +70,15 @@ func main() {
 }
 
 type bench struct {
-	bin      string
-	workers  int
-	rounds   int
-	logLevel string
-	url      string
-	serving  atomic.Pointer[fixtures.Source]
+	bin       string
+	peer      string
+	workers   int
+	rounds    int
+	logLevel  string
+	mix       string
+	unchanged bool
+	url       string
+	serving   atomic.Pointer[fixtures.Source]
 }
 
 func (b *bench) run(n, history, changes int, work string) error {
@@ -81,8 +99,10 @@ func (b *bench) run(n, history, changes int, work string) error {
 		}
 		defer os.RemoveAll(work)
 	}
-	if err := b.unchanged(n, history, work, base); err != nil {
-		return err
+	if b.unchanged {
+		if err := b.measureUnchanged(n, history, work, base); err != nil {
+			return err
+		}
 	}
 	if changes > 0 {
 		return b.applying(n, changes, work, base)
@@ -91,10 +111,13 @@ func (b *bench) run(n, history, changes int, work string) error {
 }
 
 // source builds the fixture Source of n resources of 4 KiB with the given
-// number of changes (one second apart), named by base.
-func source(n, changes int, base string) (*fixtures.Source, error) {
+// number of changes (one second apart) of the given mix, named by base.
+func source(n, changes int, mix, base string) (*fixtures.Source, error) {
 	spec := fixtures.DefaultSpec()
 	spec.Resources, spec.SizeMin, spec.SizeMax = n, 4096, 4096
+	if mix == "even" && changes > 0 {
+		spec.ChangeListMax = changes // the last change closes the one list
+	}
 	src, err := fixtures.New(spec)
 	if err != nil {
 		return nil, err
@@ -102,12 +125,16 @@ func source(n, changes int, base string) (*fixtures.Source, error) {
 	if err := src.SetBaseURL(base); err != nil {
 		return nil, err
 	}
+	if mix == "even" {
+		return src, src.AdvanceEven(changes, time.Second)
+	}
 	return src, src.AdvanceRandom(changes, time.Second)
 }
 
-// unchanged times sync, baseline and discover of an unchanged mirror.
-func (b *bench) unchanged(n, history int, work, base string) error {
-	src, err := source(n, history, base)
+// measureUnchanged times sync, baseline and discover of an unchanged
+// mirror.
+func (b *bench) measureUnchanged(n, history int, work, base string) error {
+	src, err := source(n, history, "random", base)
 	if err != nil {
 		return err
 	}
@@ -147,32 +174,43 @@ func (b *bench) unchanged(n, history int, work, base string) error {
 // applying times a sync that applies the changes to a fresh baseline of
 // the snapshot, against a fresh baseline of the changed Source.
 func (b *bench) applying(n, changes int, work, base string) error {
-	before, err := source(n, 0, base)
+	before, err := source(n, 0, b.mix, base)
 	if err != nil {
 		return err
 	}
-	after, err := source(n, changes, base)
+	after, err := source(n, changes, b.mix, base)
 	if err != nil {
 		return err
 	}
 	lists := len(after.Changes(0))/after.Spec().ChangeListMax + 1
-	fmt.Printf("2. applying %d changes (%d Change Lists) to a mirror of %d resources; the changed Source has %d\n",
-		changes, lists, n, len(after.Resources(0)))
-	var a, c []time.Duration
+	fmt.Printf("2. applying %d changes (%s mix, %d Change Lists) to a mirror of %d resources; the changed Source has %d\n",
+		changes, b.mix, lists, n, len(after.Resources(0)))
+	var a, p, c []time.Duration
 	var rss []int64
-	for i := range b.rounds {
-		dir := filepath.Join(work, fmt.Sprintf("apply-%d", i))
+	apply := func(bin, dir string) (time.Duration, int64, error) {
 		b.serving.Store(before)
-		if _, _, err := b.resync("sync", dir); err != nil { // the baseline, untimed
-			return err
+		if _, _, err := b.runBin(bin, "sync", dir); err != nil { // the baseline, untimed
+			return 0, 0, err
 		}
 		b.serving.Store(after)
-		d, kib, err := b.resync("sync", dir, "--delete", "--max-delete", "100%")
+		defer b.serving.Store(after)
+		return b.runBin(bin, "sync", dir, "--delete", "--max-delete", "100%")
+	}
+	for i := range b.rounds {
+		d, kib, err := apply(b.bin, filepath.Join(work, fmt.Sprintf("apply-%d", i)))
 		if err != nil {
 			return err
 		}
 		a, rss = append(a, d), append(rss, kib)
 		fmt.Printf("   round %d  sync (apply) %8s  %6.0f changes/s  peak RSS %d MiB\n", i+1, d.Round(time.Millisecond), float64(changes)/d.Seconds(), kib/1024)
+		if b.peer != "" {
+			d, kib, err := apply(b.peer, filepath.Join(work, fmt.Sprintf("peer-%d", i)))
+			if err != nil {
+				return err
+			}
+			p = append(p, d)
+			fmt.Printf("   round %d  peer (apply) %8s  %6.0f changes/s  peak RSS %d MiB\n", i+1, d.Round(time.Millisecond), float64(changes)/d.Seconds(), kib/1024)
+		}
 
 		d, _, err = b.resync("baseline", filepath.Join(work, fmt.Sprintf("rebase-%d", i)))
 		if err != nil {
@@ -181,15 +219,23 @@ func (b *bench) applying(n, changes int, work, base string) error {
 		c = append(c, d)
 		fmt.Printf("   round %d  baseline     %8s\n", i+1, d.Round(time.Millisecond))
 	}
-	ma := median(a)
-	fmt.Printf("   median: sync applying %d changes %s (%.0f changes/s), fresh baseline %s; sync peak RSS max %d MiB\n",
-		changes, ma.Round(time.Millisecond), float64(changes)/ma.Seconds(), median(c).Round(time.Millisecond), slices.Max(rss)/1024)
+	ma, mc := median(a), median(c)
+	fmt.Printf("   median: sync applying %d changes %s (%.0f changes/s), fresh baseline %s (ratio %.2f); sync peak RSS max %d MiB\n",
+		changes, ma.Round(time.Millisecond), float64(changes)/ma.Seconds(), mc.Round(time.Millisecond), ma.Seconds()/mc.Seconds(), slices.Max(rss)/1024)
+	if b.peer != "" {
+		fmt.Printf("   median: peer applying %d changes %s (ratio to -bin's %.2f)\n", changes, median(p).Round(time.Millisecond), median(p).Seconds()/ma.Seconds())
+	}
 	return nil
 }
 
 // resync runs one resync-dest command and returns its wall time and peak
 // RSS (KiB).
 func (b *bench) resync(verb, dir string, extra ...string) (time.Duration, int64, error) {
+	return b.runBin(b.bin, verb, dir, extra...)
+}
+
+// runBin runs one command of the binary bin.
+func (b *bench) runBin(bin, verb, dir string, extra ...string) (time.Duration, int64, error) {
 	args := []string{"--quiet", verb}
 	if b.logLevel != "" {
 		args = []string{"--log-level", b.logLevel, verb}
@@ -198,7 +244,7 @@ func (b *bench) resync(verb, dir string, extra ...string) (time.Duration, int64,
 		args = append(args, "--progress", "never", "--workers", fmt.Sprint(b.workers), "--dest", dir)
 	}
 	args = append(append(args, extra...), b.url)
-	cmd := exec.Command(b.bin, args...)
+	cmd := exec.Command(bin, args...)
 	cmd.Stderr = os.Stderr
 	if verb == "discover" {
 		cmd.Stdout = nil
