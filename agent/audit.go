@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/resync-dest/resync-dest/audit"
@@ -35,18 +34,12 @@ func Audit(ctx context.Context, disc *Discovery, d Deps, o AuditOptions) (*audit
 	rep := audit.NewReport(source)
 	wo := o.Worker
 	wo.Scope = scope(disc, o.AllowHosts)
-	var errs []error
-	for _, s := range sets {
+	err = eachSet(ctx, sets, func(s *SetInfo) error {
 		sr, err := auditSet(ctx, s, d, wo)
 		rep.Add(sr, err)
-		if err != nil {
-			errs = append(errs, err)
-			if stopsEverything(ctx, err) {
-				break
-			}
-		}
-	}
-	return rep, errors.Join(errs...)
+		return err
+	})
+	return rep, err
 }
 
 func auditSet(ctx context.Context, s *SetInfo, d Deps, wo audit.Options) (*audit.SetReport, error) {

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -20,10 +19,9 @@ type SyncOptions struct {
 	// RebaselineOnGap makes a new baseline of a set whose Source's history
 	// no longer reaches back to its cursor, instead of a safety stop.
 	RebaselineOnGap bool
-	// Via is what sets are copied and kept in step from: ViaList,
-	// ViaDump or ViaAuto (the default when empty), as BaselineOptions.Via
-	// and IncrementalOptions.Via say.
-	Via string
+	// Via is what sets are copied and kept in step from, as
+	// BaselineOptions.Via and IncrementalOptions.Via say.
+	Via resourcesync.Via
 	// Checksum makes every set's sync a baseline with Baseline.Checksum:
 	// re-hashing the local files is what repairs local damage, which the
 	// changes of the Source cannot reveal.
@@ -36,35 +34,15 @@ type SyncOptions struct {
 // the failure concerns the whole run (local disk or state, interruption);
 // the returned error joins the sets' errors.
 func Sync(ctx context.Context, disc *Discovery, d Deps, o SyncOptions) (*Report, error) {
-	sets, err := selectSets(disc, o.CapabilityList)
-	if err != nil {
-		return nil, err
-	}
-	rep := newReport(disc, o.Incremental.DryRun)
 	j := IncrementalOptions{Worker: o.Incremental, Baseline: o.Baseline, AllowHosts: o.AllowHosts, RebaselineOnGap: o.RebaselineOnGap, Via: o.Via}.job(disc)
-	var errs []error
-	for _, s := range sets {
-		sr := &SetReport{CapabilityList: s.CapabilityList}
-		rep.Sets = append(rep.Sets, sr)
-		sr.Err = j.syncSet(ctx, disc, s, d, o.Checksum, sr)
-		if sr.Err != nil {
-			sr.Error = sr.Err.Error()
-			errs = append(errs, sr.Err)
-			if stopsEverything(ctx, sr.Err) {
-				break
-			}
-		}
-	}
-	rep.total()
-	return rep, errors.Join(errs...)
+	return runSets(ctx, disc, o.CapabilityList, o.Incremental.DryRun, func(s *SetInfo, sr *SetReport) error {
+		return j.syncSet(ctx, disc, s, d, o.Checksum, sr)
+	})
 }
 
 // syncSet makes a baseline of a set never synced (or with checksum), else
 // applies its changes.
 func (j syncJob) syncSet(ctx context.Context, disc *Discovery, s *SetInfo, d Deps, checksum bool, sr *SetReport) error {
-	if s.Err != nil {
-		return s.Err
-	}
 	st, _, err := d.Store.Set(ctx, s.CapabilityList)
 	if err != nil {
 		return fmt.Errorf("read the state of set %s: %w: %w", s.CapabilityList, resourcesync.ErrLocal, err)

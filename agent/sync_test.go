@@ -122,7 +122,7 @@ func TestSyncFollowsAChangeDump(t *testing.T) {
 	// --via list: without a Change List, the Resource List is the way to
 	// follow the Source, as for any set without one.
 	o := d.syncOptions()
-	o.Via = agent.ViaList
+	o.Via = resourcesync.ViaList
 	rep, err = agent.Sync(context.Background(), d.disc, d.deps, o)
 	if err != nil || rep.Sets[0].Baseline == nil || rep.Sets[0].Baseline.Via != "list" || rep.Sets[0].Incremental != nil {
 		t.Errorf("sync --via list: %+v %v", rep.Sets[0], err)

@@ -26,25 +26,25 @@ func TestBaselineSource(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		set      *SetInfo
-		via      string
+		via      resourcesync.Via
 		held     int64
 		wantList string
 		wantDump string
 		wantErr  bool
 	}{
-		{"auto, empty mirror", both, ViaAuto, 0, "", rd, false},
+		{"auto, empty mirror", both, resourcesync.ViaAuto, 0, "", rd, false},
 		{"auto by default", both, "", 0, "", rd, false},
-		{"auto, something held", both, ViaAuto, 3, rl, "", false},
-		{"auto, no dump", listOnly, ViaAuto, 0, rl, "", false},
-		{"auto, only a dump", dumpOnly, ViaAuto, 3, "", rd, false},
-		{"list", both, ViaList, 0, rl, "", false},
-		{"list without one", dumpOnly, ViaList, 0, "", "", true},
-		{"dump", both, ViaDump, 3, "", rd, false},
-		{"dump without one", listOnly, ViaDump, 0, "", "", true},
+		{"auto, something held", both, resourcesync.ViaAuto, 3, rl, "", false},
+		{"auto, no dump", listOnly, resourcesync.ViaAuto, 0, rl, "", false},
+		{"auto, only a dump", dumpOnly, resourcesync.ViaAuto, 3, "", rd, false},
+		{"list", both, resourcesync.ViaList, 0, rl, "", false},
+		{"list without one", dumpOnly, resourcesync.ViaList, 0, "", "", true},
+		{"dump", both, resourcesync.ViaDump, 3, "", rd, false},
+		{"dump without one", listOnly, resourcesync.ViaDump, 0, "", "", true},
 		{"unknown", both, "zip", 0, "", "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			set, err := baselineSource(context.Background(), tc.set, heldCounter{n: tc.held}, 7, tc.via)
+			set, err := planBaseline(context.Background(), tc.set, heldCounter{n: tc.held}, 7, tc.via)
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("err %v", err)
 			}
@@ -53,7 +53,7 @@ func TestBaselineSource(t *testing.T) {
 			}
 		})
 	}
-	_, err := baselineSource(context.Background(), both, heldCounter{err: errors.New("disk")}, 7, ViaAuto)
+	_, err := planBaseline(context.Background(), both, heldCounter{err: errors.New("disk")}, 7, resourcesync.ViaAuto)
 	if !errors.Is(err, resourcesync.ErrLocal) {
 		t.Errorf("a state error: %v", err)
 	}
@@ -69,23 +69,23 @@ func TestChangeSource(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		set      *SetInfo
-		via      string
+		via      resourcesync.Via
 		wantList string
 		wantDump string
 		wantErr  bool
 	}{
-		{"auto prefers the list", set(list, dump), ViaAuto, cl, "", false},
+		{"auto prefers the list", set(list, dump), resourcesync.ViaAuto, cl, "", false},
 		{"auto by default", set(list, dump), "", cl, "", false},
-		{"auto, only a dump", set(dump), ViaAuto, "", cd, false},
-		{"auto, neither", set(), ViaAuto, "", "", true},
-		{"list", set(list, dump), ViaList, cl, "", false},
-		{"list without one", set(dump), ViaList, "", "", true},
-		{"dump", set(list, dump), ViaDump, "", cd, false},
-		{"dump without one", set(list), ViaDump, "", "", true},
+		{"auto, only a dump", set(dump), resourcesync.ViaAuto, "", cd, false},
+		{"auto, neither", set(), resourcesync.ViaAuto, "", "", true},
+		{"list", set(list, dump), resourcesync.ViaList, cl, "", false},
+		{"list without one", set(dump), resourcesync.ViaList, "", "", true},
+		{"dump", set(list, dump), resourcesync.ViaDump, "", cd, false},
+		{"dump without one", set(list), resourcesync.ViaDump, "", "", true},
 		{"unknown", set(list, dump), "zip", "", "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := changeSource(tc.set, tc.via)
+			got, err := planChanges(tc.set, tc.via)
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("err %v", err)
 			}

@@ -124,7 +124,7 @@ func benchBaseline(src *fixtures.Source, dest string, viaDump bool) (time.Durati
 type benchError struct{ sum *baseline.Summary }
 
 func (e *benchError) Error() string {
-	return "baseline via " + e.sum.Via + " created " + strconv.FormatInt(e.sum.Created, 10) + " of 10000"
+	return "baseline via " + string(e.sum.Via) + " created " + strconv.FormatInt(e.sum.Created, 10) + " of 10000"
 }
 
 func median(ds []time.Duration) time.Duration {

@@ -23,9 +23,9 @@ import (
 func Run(ctx context.Context, set Set, d Deps, opts Options) (*Summary, error) {
 	opts = opts.withDefaults()
 	r := &run{set: set, d: d, opts: opts, roots: treeRoots{}, breaker: &transfer.Breaker{Max: opts.MaxUnavailable},
-		sum: &Summary{Set: set, Via: "list", Started: opts.Now()}}
+		sum: &Summary{Set: set, Via: resourcesync.ViaList, Started: opts.Now()}}
 	if set.viaDump() {
-		r.sum.ResourceDump, r.sum.Via = set.ResourceDump, "dump"
+		r.sum.ResourceDump, r.sum.Via = set.ResourceDump, resourcesync.ViaDump
 		r.packages = &transfer.Packages{Fetcher: d.Fetcher, Want: resourcesync.CapResourceDumpManifest,
 			Options: opts.Dump.For(d.TempDir, opts.Limits), Breaker: r.breaker, Log: d.Log}
 	} else {

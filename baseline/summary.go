@@ -8,12 +8,12 @@ import (
 
 // Summary is the outcome of a baseline run of one set.
 type Summary struct {
-	Set          Set       `json:"-"`
-	ResourceList string    `json:"resource_list,omitempty"`
-	ResourceDump string    `json:"resource_dump,omitempty"`
-	Via          string    `json:"via"`                // "list" or "dump"
-	At           time.Time `json:"at,omitzero"`        // the Resource List's (or Dump's) at
-	Completed    time.Time `json:"completed,omitzero"` // the Resource List's (or Dump's) completed
+	Set          Set              `json:"-"`
+	ResourceList string           `json:"resource_list,omitempty"`
+	ResourceDump string           `json:"resource_dump,omitempty"`
+	Via          resourcesync.Via `json:"via"`                // ViaList or ViaDump
+	At           time.Time        `json:"at,omitzero"`        // the Resource List's (or Dump's) at
+	Completed    time.Time        `json:"completed,omitzero"` // the Resource List's (or Dump's) completed
 	resourcesync.Counts
 	// WouldDelete counts local files the list no longer names that were
 	// not deleted (no --delete, or a dry run).

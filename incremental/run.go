@@ -34,9 +34,9 @@ import (
 func Run(ctx context.Context, set Set, d Deps, opts Options) (*Summary, error) {
 	opts = opts.withDefaults()
 	r := &run{set: set, d: d, opts: opts, breaker: &transfer.Breaker{Max: opts.MaxUnavailable}, hist: &history{},
-		sum: &Summary{Set: set, Via: "list", From: set.Cursor, Cursor: set.Cursor, Started: opts.Now()}}
+		sum: &Summary{Set: set, Via: resourcesync.ViaList, From: set.Cursor, Cursor: set.Cursor, Started: opts.Now()}}
 	if set.viaDump() {
-		r.sum.ChangeDump, r.sum.Via = set.ChangeDump, "dump"
+		r.sum.ChangeDump, r.sum.Via = set.ChangeDump, resourcesync.ViaDump
 		r.packages = &transfer.Packages{Fetcher: d.Fetcher, Want: resourcesync.CapChangeDumpManifest,
 			Options: opts.Dump.For(d.TempDir, opts.Limits), Breaker: r.breaker, Log: d.Log}
 	} else {

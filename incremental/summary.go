@@ -35,10 +35,10 @@ func (s Set) doc() string {
 // resource (Listed: the resources the changes named), the change figures
 // per change.
 type Summary struct {
-	Set        Set    `json:"-"`
-	ChangeList string `json:"change_list,omitempty"`
-	ChangeDump string `json:"change_dump,omitempty"`
-	Via        string `json:"via"` // "list" or "dump"
+	Set        Set              `json:"-"`
+	ChangeList string           `json:"change_list,omitempty"`
+	ChangeDump string           `json:"change_dump,omitempty"`
+	Via        resourcesync.Via `json:"via"` // ViaList or ViaDump
 	// From is the cursor the run started at; Cursor the one it recorded.
 	From   time.Time `json:"from"`
 	Cursor time.Time `json:"cursor"`

@@ -34,5 +34,5 @@ type ListDone struct {
 type BaselinePoint struct {
 	At        time.Time
 	Completed time.Time
-	Via       string // "list" or "dump"
+	Via       Via // ViaList or ViaDump
 }

@@ -118,7 +118,7 @@ type SetState struct {
 	BaselineAt        time.Time // the at of the Resource List (or Dump) of the last complete baseline; zero if none
 	BaselineCompleted time.Time // when that baseline finished
 	Cursor            time.Time // the time of the first unprocessed change; zero if none
-	Via               string    // "list" or "dump": how the last baseline was made
+	Via               Via       // how the last baseline was made: ViaList or ViaDump
 }
 
 // Baselined reports whether a complete baseline of the set was recorded.

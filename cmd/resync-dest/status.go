@@ -149,7 +149,7 @@ func readStatus(ctx context.Context, db *state.DB, runs int) (*statusReport, err
 		names[s.ID] = s.CapabilityList
 		ss := setStatus{
 			CapabilityList: s.CapabilityList, Source: s.Source, Created: s.Created, BaselineAt: s.BaselineAt,
-			BaselineCompleted: s.BaselineCompleted, Via: s.Via, Cursor: s.Cursor, Failures: []failureStatus{},
+			BaselineCompleted: s.BaselineCompleted, Via: string(s.Via), Cursor: s.Cursor, Failures: []failureStatus{},
 		}
 		if ss.Held, err = db.HeldCount(ctx, s.ID); err != nil {
 			return nil, err
@@ -192,7 +192,7 @@ func printStatus(w io.Writer, st *statusReport) {
 			fmt.Fprintf(w, "  baseline  none complete yet\n")
 		} else {
 			fmt.Fprintf(w, "  baseline  as of %s (from the Resource %s), completed %s\n",
-				datetime(s.BaselineAt), viaName(s.Via), clock(s.BaselineCompleted))
+				datetime(s.BaselineAt), viaName(string(s.Via)), clock(s.BaselineCompleted))
 		}
 		if s.Cursor.IsZero() {
 			fmt.Fprintf(w, "  cursor    none\n")

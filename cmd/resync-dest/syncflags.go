@@ -11,8 +11,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/resync-dest/resync-dest/agent"
 	"github.com/resync-dest/resync-dest/mirror"
+	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/transfer"
 )
 
@@ -31,7 +31,7 @@ type syncOptions struct {
 	allowHosts     []string
 	json           bool
 	progress       string
-	via            string // agent.ViaList, ViaDump or ViaAuto
+	via            resourcesync.Via
 	maxDumpSize    int64
 	// metricsTextfile is where the run's metrics go, for node_exporter's
 	// textfile collector; "" for none.
@@ -54,7 +54,7 @@ func syncFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "allow-host", Usage: "also fetch resources from `HOST` (repeatable; default: the Source's own hosts only)", EnvVars: []string{"RESYNC_DEST_ALLOW_HOST"}},
 		&cli.BoolFlag{Name: "json", Usage: "print the final summary as one JSON document on stdout"},
 		&cli.StringFlag{Name: "progress", Value: "auto", Usage: "auto, always or never: a live progress line on stderr", EnvVars: []string{"RESYNC_DEST_PROGRESS"}},
-		&cli.StringFlag{Name: "via", Value: agent.ViaAuto, Usage: "copy from the Resource/Change `list`, the Resource/Change dump, or auto: a baseline into a set that holds nothing uses the Resource Dump, incremental the Change List, each when offered", EnvVars: []string{"RESYNC_DEST_VIA"}},
+		&cli.StringFlag{Name: "via", Value: string(resourcesync.ViaAuto), Usage: "copy from the Resource/Change `list`, the Resource/Change dump, or auto: a baseline into a set that holds nothing uses the Resource Dump, incremental the Change List, each when offered", EnvVars: []string{"RESYNC_DEST_VIA"}},
 		&cli.StringFlag{Name: "metrics-textfile", Usage: "after the run, write the mirror's metrics to `FILE` (Prometheus text format, atomically), for node_exporter's textfile collector", EnvVars: []string{"RESYNC_DEST_METRICS_TEXTFILE"}},
 		&cli.StringFlag{Name: "max-size", Value: "4GiB", Usage: "refuse a resource whose list gives no length once it passes `SIZE` (a listed length is the cap otherwise)", EnvVars: []string{"RESYNC_DEST_MAX_SIZE"}},
 		&cli.StringFlag{Name: "max-dump-size", Value: "10GiB", Usage: "refuse a dump package that downloads or inflates to more than `SIZE` (bytes, or with K, M, G, T: KiB...; KB, MB, GB, TB: powers of 1000)", EnvVars: []string{"RESYNC_DEST_MAX_DUMP_SIZE"}},
@@ -137,8 +137,8 @@ func parseSyncOptions(c flagValues, url, verb string) (syncOptions, error) {
 			return o, usageErrorf("--allow-host %q: want a host name, optionally with :port", h)
 		}
 	}
-	switch o.via = c.String("via"); o.via {
-	case agent.ViaList, agent.ViaDump, agent.ViaAuto:
+	switch o.via = resourcesync.Via(c.String("via")); o.via {
+	case resourcesync.ViaList, resourcesync.ViaDump, resourcesync.ViaAuto:
 	default:
 		return o, usageErrorf("--via %q: want list, dump or auto", o.via)
 	}
