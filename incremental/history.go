@@ -21,8 +21,6 @@ type list struct {
 	released bool
 }
 
-func (l *list) closed() bool { return !l.until.IsZero() }
-
 // history is what a run learned of the set's change history while it
 // streamed it into the backlog.
 type history struct {

@@ -285,7 +285,7 @@ func FuzzLedger(f *testing.F) {
 						t.Fatalf("list %s done with change %d not applied", ls.url, i)
 					}
 				}
-				if !ls.closed() {
+				if ls.until.IsZero() {
 					t.Fatalf("open list %s marked done", ls.url)
 				}
 			}

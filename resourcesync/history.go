@@ -30,9 +30,6 @@ type ChangeListPart struct {
 	Skipped int // changes before HistoryOptions.Since, left out
 }
 
-// Closed reports whether the list will not change any more (§12.1).
-func (p *ChangeListPart) Closed() bool { return !p.Until.IsZero() }
-
 // HistoryOptions tune ReadHistory.
 type HistoryOptions struct {
 	Limits Limits

@@ -85,7 +85,7 @@ func TestHistorySortsByInstant(t *testing.T) {
 	if want := time.Date(2013, 1, 3, 0, 0, 0, 0, time.UTC); !h.Earliest.Equal(want) {
 		t.Errorf("earliest %v", h.Earliest)
 	}
-	if parts[0].Closed() {
+	if !parts[0].Until.IsZero() {
 		t.Errorf("an open list reads as closed")
 	}
 }
@@ -133,7 +133,7 @@ func TestHistoryIndex(t *testing.T) {
 	if got := order(parts); got != "a@1 b@1 c@1" {
 		t.Errorf("order %q", got)
 	}
-	if len(h.Lists) != 3 || !parts[0].Closed() || parts[2].Closed() {
+	if len(h.Lists) != 3 || parts[0].Until.IsZero() || !parts[2].Until.IsZero() {
 		t.Errorf("lists %v", h.Lists)
 	}
 

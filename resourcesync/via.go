@@ -1,7 +1,5 @@
 package resourcesync
 
-import "fmt"
-
 // Via is what a set of resources is copied or kept in step from: its
 // list (the Resource List for a baseline, the Change List for incremental
 // sync) or its dump (the Resource Dump, the Change Dump). As an option,
@@ -14,14 +12,3 @@ const (
 	ViaDump Via = "dump"
 	ViaAuto Via = "auto"
 )
-
-// ParseVia reads --via: list, dump or auto ("" is auto).
-func ParseVia(s string) (Via, error) {
-	switch v := Via(s); v {
-	case ViaList, ViaDump, ViaAuto:
-		return v, nil
-	case "":
-		return ViaAuto, nil
-	}
-	return "", fmt.Errorf("via %q: want list, dump or auto", s)
-}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/rs/zerolog"
 	"github.com/urfave/cli/v2"
@@ -17,12 +16,12 @@ type deps struct {
 	drain  context.Context // cancelled when the user asks to stop (first signal)
 	isTerm bool            // stderr is a terminal (live progress)
 	quiet  bool            // --quiet: no summary for a person when all went well
-	// failpoint is the writer's crash-test hook, set only from
-	// RESYNC_DEST_FAILPOINT (failpoint.go); nil otherwise.
+	// failpoint is the writer's crash-test hook, set only by the crash
+	// tests' build (failpoint_test.go); nil in the shipped binary.
 	failpoint func(name string)
 }
 
-func newApp(io stdio, drain context.Context) *cli.App {
+func newApp(io stdio, drain context.Context, failpoint func(string)) *cli.App {
 	var d deps
 	app := &cli.App{
 		Name:                 "resync-dest",
@@ -46,11 +45,7 @@ func newApp(io stdio, drain context.Context) *cli.App {
 				}
 				return &exitError{code: exitOK, silent: true, err: errVersionShown}
 			}
-			fp, err := failpointFromEnv(os.Getenv(failpointEnv))
-			if err != nil {
-				return err
-			}
-			d = deps{io: io, drain: drain, failpoint: fp}
+			d = deps{io: io, drain: drain, failpoint: failpoint}
 			return d.setLogging(logOptions{format: c.String("log-format"), level: c.String("log-level"), quiet: c.Bool("quiet"), verbose: c.Bool("verbose")})
 		},
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {

@@ -14,7 +14,7 @@ import (
 // visible is every command --help shows, with the long names of its flags.
 func visible(t *testing.T) map[string][]string {
 	t.Helper()
-	app := newApp(stdio{out: &bytes.Buffer{}, err: &bytes.Buffer{}}, context.Background())
+	app := newApp(stdio{out: &bytes.Buffer{}, err: &bytes.Buffer{}}, context.Background(), nil)
 	m := map[string][]string{}
 	for _, c := range app.VisibleCommands() {
 		for _, f := range c.VisibleFlags() {

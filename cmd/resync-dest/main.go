@@ -25,7 +25,14 @@ type stdio struct {
 // starting new work. received reports the signal that caused it (nil if
 // none). Tests call run directly.
 func run(ctx context.Context, args []string, io stdio, drain context.Context, received func() os.Signal) int {
-	app := newApp(io, drain)
+	return runWith(ctx, args, io, drain, received, nil)
+}
+
+// runWith is run with a hook the writer calls at its failpoints: the crash
+// tests' seam, which only their build sets (failpoint_test.go); nil in the
+// shipped binary.
+func runWith(ctx context.Context, args []string, io stdio, drain context.Context, received func() os.Signal, failpoint func(string)) int {
+	app := newApp(io, drain, failpoint)
 	err := app.RunContext(ctx, args)
 	code := exitCode(err, received())
 	if err != nil && !isSilent(err) {

@@ -14,8 +14,7 @@ import (
 // need a real process (kill -9, signals).
 func TestMain(m *testing.M) {
 	if os.Getenv("RESYNC_DEST_BE_MAIN") == "1" {
-		main()
-		return
+		os.Exit(mainWithFailpoint())
 	}
 	os.Exit(m.Run())
 }

@@ -11,13 +11,29 @@ import (
 	"github.com/resync-dest/resync-dest/transfer"
 )
 
-// failpointEnv is a TEST SEAM, not a feature: RESYNC_DEST_FAILPOINT=NAME:N
-// makes the process kill itself with SIGKILL the N-th time the writer
-// reaches failpoint NAME - "after-publish" (a batch of files renamed into
-// place and durable, not yet recorded in the state) or "after-commit" (the
-// batch recorded). The crash tests use it to stop a run at exactly those
-// moments. Unset (always, outside those tests), it does nothing.
+// failpointEnv is a TEST SEAM, not a feature, and only the test binary
+// knows it: when the crash tests run the test binary as resync-dest (see
+// TestMain), RESYNC_DEST_FAILPOINT=NAME:N makes the process kill itself
+// with SIGKILL the N-th time the writer reaches failpoint NAME -
+// "after-publish" (a batch of files renamed into place and durable, not
+// yet recorded in the state) or "after-commit" (the batch recorded). The
+// shipped binary never reads it: main passes no hook.
 const failpointEnv = "RESYNC_DEST_FAILPOINT"
+
+// mainWithFailpoint is main for the crash tests' child processes: main
+// with the failpoint RESYNC_DEST_FAILPOINT asks for. A malformed value is
+// a usage error, so that a crash test cannot silently run without its
+// crash.
+func mainWithFailpoint() int {
+	fp, err := failpointFromEnv(os.Getenv(failpointEnv))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "resync-dest: %v\n", err)
+		return exitCode(err, nil)
+	}
+	sig := newSignals(os.Stderr)
+	defer sig.stop()
+	return runWith(sig.hard, os.Args, stdio{out: os.Stdout, err: os.Stderr}, sig.drain, sig.received, fp)
+}
 
 // failpointFromEnv parses the value of RESYNC_DEST_FAILPOINT and returns
 // the hook for the writer, or nil when the value is empty. It returns a
