@@ -240,7 +240,7 @@ func (d *discoverer) tryWellKnown(ctx context.Context, root *url.URL) (bool, err
 	case h.Capability() != resourcesync.CapDescription:
 		return false, &resourcesync.CapabilityMismatchError{URL: p.url, Got: h.Capability(), Want: resourcesync.CapDescription}
 	}
-	d.res.Via = "well-known URI"
+	d.res.FoundBy = "well-known URI"
 	return true, d.fromSourceDescription(ctx, p.url, "")
 }
 
@@ -259,7 +259,7 @@ func (d *discoverer) tryStart(ctx context.Context, start string) (bool, error) {
 		return false, err
 	}
 	if ok {
-		d.res.Via = "the URL given"
+		d.res.FoundBy = "the URL given"
 		return true, d.fromDocument(ctx, p, h)
 	}
 	// A page linking to its Capability List: HTTP Link header, then HTML.
@@ -267,14 +267,14 @@ func (d *discoverer) tryStart(ctx context.Context, start string) (bool, error) {
 	for _, l := range ParseLinkHeader(p.header.Values("Link")) {
 		if l.HasRel(resourcesync.RelResourceSync) {
 			caps = append(caps, resourcesync.Resolve(p.url, l.Target))
-			d.res.Via = "HTTP Link header"
+			d.res.FoundBy = "HTTP Link header"
 		}
 	}
 	if len(caps) == 0 {
 		links, _ := HTMLLinks(bytes.NewReader(p.body), resourcesync.RelResourceSync)
 		for _, l := range links {
 			caps = append(caps, resourcesync.Resolve(p.url, l))
-			d.res.Via = "HTML link"
+			d.res.FoundBy = "HTML link"
 		}
 	}
 	if len(caps) == 0 {
@@ -319,7 +319,7 @@ func (d *discoverer) tryRobots(ctx context.Context, root *url.URL) (bool, error)
 			d.tried("%s (Sitemap in robots.txt): not a ResourceSync document", m)
 			continue
 		}
-		d.res.Via = "robots.txt"
+		d.res.FoundBy = "robots.txt"
 		if err := d.fromDocument(ctx, sp, h); err != nil {
 			return false, err
 		}

@@ -75,8 +75,8 @@ func TestDiscoverPaths(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkSource(t, d, src)
-			if d.Via != tt.via {
-				t.Errorf("via %q, want %q", d.Via, tt.via)
+			if d.FoundBy != tt.via {
+				t.Errorf("via %q, want %q", d.FoundBy, tt.via)
 			}
 		})
 	}
@@ -90,8 +90,8 @@ func TestDiscoverFallbacks(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkSource(t, d, src)
-		if d.Via != "HTML link" {
-			t.Errorf("via %q", d.Via)
+		if d.FoundBy != "HTML link" {
+			t.Errorf("via %q", d.FoundBy)
 		}
 		if !strings.Contains(strings.Join(d.Tried, "\n"), "/.well-known/resourcesync") {
 			t.Errorf("the well-known URI is not among the places tried: %q", d.Tried)
@@ -105,8 +105,8 @@ func TestDiscoverFallbacks(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkSource(t, d, src)
-		if d.Via != "robots.txt" {
-			t.Errorf("via %q", d.Via)
+		if d.FoundBy != "robots.txt" {
+			t.Errorf("via %q", d.FoundBy)
 		}
 	})
 	t.Run("nothing anywhere lists every place tried", func(t *testing.T) {

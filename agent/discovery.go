@@ -12,7 +12,7 @@ type Discovery struct {
 	Start             string     `json:"start"`
 	SourceDescription string     `json:"source_description,omitempty"` // empty when the Source has none reachable
 	DescribedBy       string     `json:"described_by,omitempty"`
-	Via               string     `json:"via"` // how the documents were found
+	FoundBy           string     `json:"via"` // how the documents were found (JSON: via, for compatibility)
 	Sets              []*SetInfo `json:"sets"`
 	Warnings          []string   `json:"warnings,omitempty"`
 	Tried             []string   `json:"tried,omitempty"` // every place looked at, with what was found

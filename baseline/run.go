@@ -86,7 +86,7 @@ type run struct {
 
 // copy runs the engine over the list's (or dump's) entries.
 func (r *run) copy(ctx context.Context) error {
-	job := transfer.Job{SetID: r.set.ID, Plan: r, Tally: r.tally, Breaker: r.breaker}
+	job := transfer.Job{SetID: r.set.ID, Planner: r, Tally: r.tally, Breaker: r.breaker}
 	err := transfer.Run(ctx, job, r.d.transfer(), r.opts.RunOptions)
 	if errors.Is(err, transfer.ErrDrained) {
 		return fmt.Errorf("baseline of %s: %w", r.set.doc(), resourcesync.ErrInterrupted)

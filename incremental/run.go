@@ -105,7 +105,7 @@ func (r *run) run(ctx context.Context) error {
 		return err
 	}
 	r.ledger = newLedger(h.lists, pending, h.latest, r.set.Cursor)
-	job := transfer.Job{SetID: r.set.ID, Plan: r, Tally: r.tally, Breaker: r.breaker}
+	job := transfer.Job{SetID: r.set.ID, Planner: r, Tally: r.tally, Breaker: r.breaker}
 	err = transfer.Run(ctx, job, r.d.transfer(), r.opts.RunOptions)
 	drained := errors.Is(err, transfer.ErrDrained)
 	if drained {

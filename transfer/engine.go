@@ -15,9 +15,10 @@ import (
 // and was recorded.
 var ErrDrained = errors.New("drained")
 
-// Plan is what a planner gives the engine: the units, and what it does
-// with their results.
-type Plan interface {
+// Planner is what the engine runs: it plans the units (baseline from a
+// Resource List or Dump, incremental from the change history) and learns
+// what became of them.
+type Planner interface {
 	// Units emits the run's units through f, in the order they are to be
 	// applied, and returns when there are no more. An error says the plan
 	// could not be completed (a list broke off): the units emitted so far
@@ -36,8 +37,8 @@ type Plan interface {
 
 // Job is one run of the engine over one set.
 type Job struct {
-	SetID int64
-	Plan  Plan
+	SetID   int64
+	Planner Planner
 	// Tally counts and reports the results; NewTally makes it.
 	Tally *Tally
 	// Breaker is shared with what the planner fetches from the Source
@@ -86,7 +87,7 @@ func (e *engine) run(ctx context.Context) error {
 	feed := &Feed{e: e, ctx: gctx}
 	g.Go(func() error {
 		defer close(units)
-		planErr = e.job.Plan.Units(gctx, feed)
+		planErr = e.job.Planner.Units(gctx, feed)
 		if planErr == nil || !stopsFeeding(planErr) {
 			// What was emitted before the plan broke off is still applied.
 			if err := feed.flush(); err != nil && planErr == nil {
@@ -119,7 +120,7 @@ func (e *engine) run(ctx context.Context) error {
 	}()
 
 	wo := e.o.WriterOptions()
-	wo.Extra = e.job.Plan.BeforeCommit
+	wo.Extra = e.job.Planner.BeforeCommit
 	wr := NewWriter(e.d.Mirror, e.d.Store, e.job.SetID, wo)
 	g.Go(func() error { return wr.Run(gctx, items) })
 
@@ -168,7 +169,7 @@ func (e *engine) recorded(res result, publishErr error) {
 	if res.ticket != "" && publishErr == nil {
 		e.d.Log.Debug().Str("uri", u.URI).Str("path", u.Path).Int64("bytes", res.bytes).Msg("fetched")
 	}
-	e.job.Plan.Recorded(Result{Unit: u, Outcome: res.outcome, Bytes: res.bytes, Cause: res.cause})
+	e.job.Planner.Recorded(Result{Unit: u, Outcome: res.outcome, Bytes: res.bytes, Cause: res.cause})
 }
 
 // item turns a worker's result into what the writer publishes and

@@ -14,7 +14,7 @@ import (
 const lookupBatch = 100
 
 // Feed is how a planner hands the engine its units. Its methods are for
-// the planner's goroutine (the one running Plan.Units).
+// the planner's goroutine (the one running Planner.Units).
 type Feed struct {
 	e       *engine
 	ctx     context.Context

@@ -95,7 +95,7 @@ func printDiscovery(w io.Writer, disc *agent.Discovery) {
 	if disc.DescribedBy != "" {
 		fmt.Fprintf(tw, "  described by\t%s\n", disc.DescribedBy)
 	}
-	fmt.Fprintf(tw, "  found via\t%s\n", disc.Via)
+	fmt.Fprintf(tw, "  found via\t%s\n", disc.FoundBy)
 	for _, s := range disc.Sets {
 		fmt.Fprintf(tw, "  Capability List\t%s\n", s.CapabilityList)
 		if s.DescribedBy != "" {
