@@ -1,10 +1,8 @@
 package baseline_test
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
-	"crypto/md5"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -72,14 +70,9 @@ func assertEmptyDir(t *testing.T, dir string) {
 	}
 }
 
-// zfile is one entry of a ZIP package built by a test.
-type zfile struct {
-	name     string
-	body     []byte
-	mode     fs.FileMode // fs.ModeSymlink for a symlink; 0 for a file
-	raw      []byte      // deflated data written as is (bombs), with declared as its size
-	declared uint64
-}
+// zfile is one entry of a ZIP package built by a test
+// (fixtures.ZipFile).
+type zfile = fixtures.ZipFile
 
 // member is one entry of a test package's manifest.
 type member struct {
@@ -96,10 +89,7 @@ type pkgSpec struct {
 	zip     []byte  // served instead of the package built from the rest
 }
 
-func digests(b []byte) resourcesync.Fixity {
-	m, s := md5.Sum(b), sha256.Sum256(b)
-	return resourcesync.Fixity{{Alg: resourcesync.AlgMD5, Hex: hex.EncodeToString(m[:])}, {Alg: resourcesync.AlgSHA256, Hex: hex.EncodeToString(s[:])}}
-}
+func digests(b []byte) resourcesync.Fixity { return fixtures.Digests(b) }
 
 func writeDoc(t *testing.T, d *resourcesync.Document) []byte {
 	t.Helper()
@@ -110,34 +100,15 @@ func writeDoc(t *testing.T, d *resourcesync.Document) []byte {
 	return buf.Bytes()
 }
 
+// buildZip writes a package of files, each deflated.
 func buildZip(t *testing.T, files []zfile) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, f := range files {
-		h := &zip.FileHeader{Name: f.name, Method: zip.Deflate, Modified: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}
-		if f.mode != 0 {
-			h.SetMode(f.mode | 0o777)
-		}
-		if f.raw != nil {
-			h.CompressedSize64, h.UncompressedSize64 = uint64(len(f.raw)), f.declared
-			w, err := zw.CreateRaw(h)
-			if err != nil {
-				t.Fatal(err)
-			}
-			w.Write(f.raw)
-			continue
-		}
-		w, err := zw.CreateHeader(h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(f.body)
+	deflated := make([]zfile, len(files))
+	for i, f := range files {
+		f.Deflate = true
+		deflated[i] = f
 	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return fixtures.BuildZip(t, deflated...)
 }
 
 // serveDump publishes, through SetRaw, a Resource Dump named name made of
@@ -159,7 +130,7 @@ func serveDump(t *testing.T, src *fixtures.Source, name string, pkgs ...pkgSpec)
 		manifest := writeDoc(t, man)
 		zipBytes := p.zip
 		if zipBytes == nil {
-			zipBytes = buildZip(t, append([]zfile{{name: "manifest.xml", body: manifest}}, p.files...))
+			zipBytes = buildZip(t, append([]zfile{{Name: "manifest.xml", Body: manifest}}, p.files...))
 		}
 		zipPath := fmt.Sprintf("/custom/%s/p%d.zip", name, i+1)
 		copyPath := fmt.Sprintf("/custom/%s/p%d-manifest.xml", name, i+1)
@@ -207,66 +178,5 @@ func treeOutside(t *testing.T, dir, skip string) map[string]string {
 	return out
 }
 
-// bitWriter writes a DEFLATE bit stream, least significant bit first.
-type bitWriter struct {
-	out  []byte
-	cur  byte
-	nbit uint
-}
-
-func (w *bitWriter) bit(b byte) {
-	w.cur |= b << w.nbit
-	if w.nbit++; w.nbit == 8 {
-		w.out, w.cur, w.nbit = append(w.out, w.cur), 0, 0
-	}
-}
-
-func (w *bitWriter) bits(v uint32, n uint) {
-	for i := range n {
-		w.bit(byte(v>>i) & 1)
-	}
-}
-
-// code writes a Huffman code most significant bit first.
-func (w *bitWriter) code(v uint32, n uint) {
-	for i := n; i > 0; i-- {
-		w.bit(byte(v>>(i-1)) & 1)
-	}
-}
-
-// deflateBomb is a raw DEFLATE stream of about size/1032 bytes inflating to
-// at least size zero bytes (see dumpzip's test of the same name).
-func deflateBomb(size int64) []byte {
-	w := &bitWriter{}
-	w.bits(1, 1)
-	w.bits(2, 2)
-	w.bits(29, 5)
-	w.bits(0, 5)
-	w.bits(14, 4)
-	for _, l := range []uint32{0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2} {
-		w.bits(l, 3)
-	}
-	zeros := func(n uint32) { w.code(0, 1); w.bits(n-11, 7) }
-	w.code(0b11, 2)
-	zeros(138)
-	zeros(117)
-	w.code(0b11, 2)
-	zeros(28)
-	w.code(0b10, 2)
-	w.code(0b10, 2)
-	w.code(0b10, 2) // literal 0
-	for n := (size + 257) / 258 * 2; n > 0; {
-		if w.nbit == 0 && n >= 8 {
-			w.out = append(w.out, make([]byte, n/8)...)
-			n %= 8
-			continue
-		}
-		w.bit(0)
-		n--
-	}
-	w.code(0b11, 2) // end of block
-	if w.nbit > 0 {
-		w.out = append(w.out, w.cur)
-	}
-	return w.out
-}
+// deflateBomb is fixtures.DeflateBomb.
+func deflateBomb(size int64) []byte { return fixtures.DeflateBomb(size) }

@@ -95,9 +95,9 @@ func TestDumpManifestPaths(t *testing.T) {
 	a, b := []byte("with a leading slash"), []byte("without one")
 	url := serveDump(t, h.Src, "paths",
 		pkgSpec{members: []member{{uri: h.Src.URI("/custom/res/a.txt"), path: "/resources/a.txt", body: a}},
-			files: []zfile{{name: "resources/a.txt", body: a}}},
+			files: []zfile{{Name: "resources/a.txt", Body: a}}},
 		pkgSpec{members: []member{{uri: h.Src.URI("/custom/res/b.txt"), path: "deep/in/the/zip/b", body: b}},
-			files: []zfile{{name: "deep/in/the/zip/b", body: b}}, noCopy: true},
+			files: []zfile{{Name: "deep/in/the/zip/b", Body: b}}, noCopy: true},
 	)
 	tmp := t.TempDir()
 	sum := h.mustRunDump(url, tmp, nil)
@@ -124,7 +124,7 @@ func TestDumpVerificationFailure(t *testing.T) {
 			{uri: bad, path: "/bad", body: promised},
 			{uri: h.Src.URI("/custom/res/two"), path: "/two", body: good},
 		},
-		files: []zfile{{name: "one", body: good}, {name: "bad", body: served}, {name: "two", body: good}},
+		files: []zfile{{Name: "one", Body: good}, {Name: "bad", Body: served}, {Name: "two", Body: good}},
 	})
 	tmp := t.TempDir()
 	sum, err := h.runDump(url, tmp, nil)
@@ -175,17 +175,17 @@ func TestDumpHostilePackage(t *testing.T) {
 		{uri: uri("bomb"), path: "/bomb", body: make([]byte, 4096)},
 	}
 	files := []zfile{
-		{name: "good", body: good},
-		{name: "../canary.txt", body: evil},
-		{name: "../../mirror-sibling/x", body: evil},
-		{name: "/etc/passwd", body: evil},
-		{name: "..\\canary.txt", body: evil},
-		{name: "link", body: []byte("../etc/passwd"), mode: fs.ModeSymlink},
-		{name: "twice", body: evil},
-		{name: "twice", body: good},
-		{name: "long", body: append(bytes.Clone(evil), bytes.Repeat([]byte("!"), 1<<20)...)},
-		{name: "bomb", raw: deflateBomb(1 << 30), declared: 4096},
-		{name: "../unnamed", body: evil}, // named by no entry: never read
+		{Name: "good", Body: good},
+		{Name: "../canary.txt", Body: evil},
+		{Name: "../../mirror-sibling/x", Body: evil},
+		{Name: "/etc/passwd", Body: evil},
+		{Name: "..\\canary.txt", Body: evil},
+		{Name: "link", Body: []byte("../etc/passwd"), Mode: fs.ModeSymlink},
+		{Name: "twice", Body: evil},
+		{Name: "twice", Body: good},
+		{Name: "long", Body: append(bytes.Clone(evil), bytes.Repeat([]byte("!"), 1<<20)...)},
+		{Name: "bomb", Raw: deflateBomb(1 << 30), Declared: 4096},
+		{Name: "../unnamed", Body: evil}, // named by no entry: never read
 	}
 	url := serveDump(t, h.Src, "hostile", pkgSpec{members: members, files: files})
 	sum, err := h.runDump(url, tmp, nil)
@@ -245,7 +245,7 @@ func TestDumpMaxSize(t *testing.T) {
 
 	big := bytes.Repeat([]byte("big "), 1000)
 	url := serveDump(t, h.Src, "big", pkgSpec{members: []member{{uri: h.Src.URI("/custom/res/big"), path: "/big", body: big}},
-		files: []zfile{{name: "big", body: big}}, noCopy: true})
+		files: []zfile{{Name: "big", Body: big}}, noCopy: true})
 	sum, err := h.runDump(url, tmp, func(o *baseline.Options) { o.Dump.MaxSize = 1000 })
 	if !errors.Is(err, dumpzip.ErrTooLarge) || sum.ListComplete || sum.Created != 0 {
 		t.Fatalf("err %v, %+v", err, sum.Counts)
@@ -282,8 +282,8 @@ func TestDumpPackageFailures(t *testing.T) {
 		tmp := t.TempDir()
 		a := []byte("a")
 		url := serveDump(t, h.Src, "gone",
-			pkgSpec{members: []member{{uri: h.Src.URI("/custom/res/a"), path: "/a", body: a}}, files: []zfile{{name: "a", body: a}}, noCopy: true},
-			pkgSpec{members: []member{{uri: h.Src.URI("/custom/res/b"), path: "/b", body: a}}, files: []zfile{{name: "b", body: a}}, noCopy: true},
+			pkgSpec{members: []member{{uri: h.Src.URI("/custom/res/a"), path: "/a", body: a}}, files: []zfile{{Name: "a", Body: a}}, noCopy: true},
+			pkgSpec{members: []member{{uri: h.Src.URI("/custom/res/b"), path: "/b", body: a}}, files: []zfile{{Name: "b", Body: a}}, noCopy: true},
 			pkgSpec{zip: []byte("not a zip"), noCopy: true},
 		)
 		h.Src.SetNotFound("/custom/gone/p2.zip")

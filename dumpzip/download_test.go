@@ -63,8 +63,8 @@ func assertEmpty(t *testing.T, dir string) {
 func TestDownload(t *testing.T) {
 	body := bytes.Repeat([]byte("a bitstream "), 2000) // several chunks
 	good := buildZip(t,
-		zfile{name: "manifest.xml", body: manifest(t, resourcesync.CapResourceDumpManifest, item{loc: "http://example.org/a", path: "/a", body: body})},
-		zfile{name: "a", body: body})
+		zfile{Name: "manifest.xml", Body: manifest(t, resourcesync.CapResourceDumpManifest, item{loc: "http://example.org/a", path: "/a", body: body})},
+		zfile{Name: "a", Body: body})
 	ref := func(b []byte) *resourcesync.Entry {
 		e := &resourcesync.Entry{Loc: testPkg}
 		e.MD.Length, e.MD.HasLength, e.MD.Hash = int64(len(b)), true, fixity(b)

@@ -17,18 +17,18 @@ import (
 func FuzzOpen(f *testing.F) {
 	body := []byte("some bytes")
 	f.Add(buildZip(f,
-		zfile{name: "manifest.xml", body: manifest(f, resourcesync.CapResourceDumpManifest,
+		zfile{Name: "manifest.xml", Body: manifest(f, resourcesync.CapResourceDumpManifest,
 			item{loc: "http://example.org/a", path: "/a", body: body},
 			item{loc: "http://example.org/b", path: "b", body: body, noLen: true},
 			item{loc: "http://example.org/c", path: "/../c", body: body})},
-		zfile{name: "a", body: body, deflate: true},
-		zfile{name: "b", body: body},
-		zfile{name: "../c", body: body},
-		zfile{name: "l", body: body, mode: fs.ModeSymlink}))
+		zfile{Name: "a", Body: body, Deflate: true},
+		zfile{Name: "b", Body: body},
+		zfile{Name: "../c", Body: body},
+		zfile{Name: "l", Body: body, Mode: fs.ModeSymlink}))
 	f.Add(buildZip(f,
-		zfile{name: "manifest.xml", body: manifest(f, resourcesync.CapResourceDumpManifest,
+		zfile{Name: "manifest.xml", Body: manifest(f, resourcesync.CapResourceDumpManifest,
 			item{loc: "http://example.org/bomb", path: "/bomb", noLen: true})},
-		zfile{name: "bomb", raw: deflateBomb(64 << 10), declared: 100}))
+		zfile{Name: "bomb", Raw: deflateBomb(64 << 10), Declared: 100}))
 	f.Add([]byte("PK\x05\x06"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		o := testOptions()

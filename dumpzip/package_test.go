@@ -44,11 +44,11 @@ func TestOpenAndRead(t *testing.T) {
 		{loc: "http://example.org/res/c", path: "/resources/c", body: c, noLen: true},
 	}
 	pkg := buildZip(t,
-		zfile{name: "manifest.xml", body: manifest(t, resourcesync.CapResourceDumpManifest, items...)},
-		zfile{name: "resources/a", body: a},
-		zfile{name: "resources/b", body: b, deflate: true},
-		zfile{name: "resources/c", body: c},
-		zfile{name: "../unnamed", body: []byte("never read")}, // not in the manifest: ignored
+		zfile{Name: "manifest.xml", Body: manifest(t, resourcesync.CapResourceDumpManifest, items...)},
+		zfile{Name: "resources/a", Body: a},
+		zfile{Name: "resources/b", Body: b, Deflate: true},
+		zfile{Name: "resources/c", Body: c},
+		zfile{Name: "../unnamed", Body: []byte("never read")}, // not in the manifest: ignored
 	)
 	p, err := openBytes(t, pkg, resourcesync.CapResourceDumpManifest, testOptions())
 	if err != nil {
@@ -103,16 +103,16 @@ func TestHostileMembers(t *testing.T) {
 		files []zfile // besides manifest.xml and the good member
 		want  error
 	}{
-		{"dot-dot slip", "/../../etc/passwd", []zfile{{name: "../../etc/passwd", body: evil}}, ErrUnsafeName},
-		{"dot-dot inside", "/resources/../../x", []zfile{{name: "resources/../../x", body: evil}}, ErrUnsafeName},
-		{"dot-dot without slash", "..", []zfile{{name: "..", body: evil}}, ErrUnsafeName},
-		{"absolute", "//etc/passwd", []zfile{{name: "/etc/passwd", body: evil}}, ErrUnsafeName},
-		{"backslash", "/..\\..\\evil", []zfile{{name: "..\\..\\evil", body: evil}}, ErrUnsafeName},
-		{"drive letter", "/C:/evil", []zfile{{name: "C:/evil", body: evil}}, ErrUnsafeName},
+		{"dot-dot slip", "/../../etc/passwd", []zfile{{Name: "../../etc/passwd", Body: evil}}, ErrUnsafeName},
+		{"dot-dot inside", "/resources/../../x", []zfile{{Name: "resources/../../x", Body: evil}}, ErrUnsafeName},
+		{"dot-dot without slash", "..", []zfile{{Name: "..", Body: evil}}, ErrUnsafeName},
+		{"absolute", "//etc/passwd", []zfile{{Name: "/etc/passwd", Body: evil}}, ErrUnsafeName},
+		{"backslash", "/..\\..\\evil", []zfile{{Name: "..\\..\\evil", Body: evil}}, ErrUnsafeName},
+		{"drive letter", "/C:/evil", []zfile{{Name: "C:/evil", Body: evil}}, ErrUnsafeName},
 		{"empty", "/", nil, ErrUnsafeName},
-		{"symlink", "/resources/link", []zfile{{name: "resources/link", body: []byte("/etc/passwd"), mode: fs.ModeSymlink}}, ErrNotRegular},
-		{"directory", "/resources/dir/", []zfile{{name: "resources/dir/"}}, ErrNotRegular},
-		{"duplicate", "/resources/twice", []zfile{{name: "resources/twice", body: good}, {name: "resources/twice", body: evil}}, ErrDuplicate},
+		{"symlink", "/resources/link", []zfile{{Name: "resources/link", Body: []byte("/etc/passwd"), Mode: fs.ModeSymlink}}, ErrNotRegular},
+		{"directory", "/resources/dir/", []zfile{{Name: "resources/dir/"}}, ErrNotRegular},
+		{"duplicate", "/resources/twice", []zfile{{Name: "resources/twice", Body: good}, {Name: "resources/twice", Body: evil}}, ErrDuplicate},
 		{"missing", "/resources/absent", nil, ErrMissing},
 		{"case differs", "/Resources/Good", nil, ErrMissing},
 		{"no path", "", nil, ErrNoPath},
@@ -123,8 +123,8 @@ func TestHostileMembers(t *testing.T) {
 				{loc: "http://example.org/good", path: "/resources/good", body: good},
 			}
 			files := append([]zfile{
-				{name: "manifest.xml", body: manifest(t, resourcesync.CapResourceDumpManifest, items...)},
-				{name: "resources/good", body: good},
+				{Name: "manifest.xml", Body: manifest(t, resourcesync.CapResourceDumpManifest, items...)},
+				{Name: "resources/good", Body: good},
 			}, tc.files...)
 			p, err := openBytes(t, buildZip(t, files...), resourcesync.CapResourceDumpManifest, testOptions())
 			if err != nil {
@@ -168,18 +168,18 @@ func TestPackageErrors(t *testing.T) {
 	}{
 		{"not a zip", []byte("PK but not really a zip file at all"), testOptions(), ErrNotZip},
 		{"empty file", nil, testOptions(), ErrNotZip},
-		{"no manifest", buildZip(t, zfile{name: "a", body: []byte("a")}), testOptions(), ErrNoManifest},
-		{"manifest not at the top", buildZip(t, zfile{name: "sub/manifest.xml", body: okManifest}), testOptions(), ErrNoManifest},
-		{"two manifests", buildZip(t, zfile{name: "manifest.xml", body: okManifest}, zfile{name: "manifest.xml", body: okManifest}), testOptions(), ErrNoManifest},
-		{"symlink manifest", buildZip(t, zfile{name: "manifest.xml", body: []byte("/etc/passwd"), mode: fs.ModeSymlink}), testOptions(), ErrNoManifest},
-		{"manifest is an index", buildZip(t, zfile{name: "manifest.xml", body: index}), testOptions(), ErrNoManifest},
-		{"not a manifest", buildZip(t, zfile{name: "manifest.xml", body: []byte("<html>")}), testOptions(), resourcesync.ErrRoot},
-		{"not XML", buildZip(t, zfile{name: "manifest.xml", body: []byte("<urlset")}), testOptions(), resourcesync.ErrSyntax},
-		{"larger than MaxSize", buildZip(t, zfile{name: "manifest.xml", body: okManifest}, zfile{name: "a", body: make([]byte, 2000)}), small, ErrTooLarge},
-		{"declares more than MaxSize", buildZip(t, zfile{name: "manifest.xml", body: okManifest},
-			zfile{name: "a", raw: deflateBomb(1000), declared: 1 << 40}), testOptions(), ErrTooLarge},
-		{"too many entries", buildZip(t, zfile{name: "manifest.xml", body: okManifest}, zfile{name: "a"}, zfile{name: "b"}, zfile{name: "c"}), fewEntries, ErrTooLarge},
-		{"no free space", buildZip(t, zfile{name: "manifest.xml", body: okManifest}, zfile{name: "a", body: make([]byte, 7<<20), deflate: true}), noRoom, resourcesync.ErrLocal},
+		{"no manifest", buildZip(t, zfile{Name: "a", Body: []byte("a")}), testOptions(), ErrNoManifest},
+		{"manifest not at the top", buildZip(t, zfile{Name: "sub/manifest.xml", Body: okManifest}), testOptions(), ErrNoManifest},
+		{"two manifests", buildZip(t, zfile{Name: "manifest.xml", Body: okManifest}, zfile{Name: "manifest.xml", Body: okManifest}), testOptions(), ErrNoManifest},
+		{"symlink manifest", buildZip(t, zfile{Name: "manifest.xml", Body: []byte("/etc/passwd"), Mode: fs.ModeSymlink}), testOptions(), ErrNoManifest},
+		{"manifest is an index", buildZip(t, zfile{Name: "manifest.xml", Body: index}), testOptions(), ErrNoManifest},
+		{"not a manifest", buildZip(t, zfile{Name: "manifest.xml", Body: []byte("<html>")}), testOptions(), resourcesync.ErrRoot},
+		{"not XML", buildZip(t, zfile{Name: "manifest.xml", Body: []byte("<urlset")}), testOptions(), resourcesync.ErrSyntax},
+		{"larger than MaxSize", buildZip(t, zfile{Name: "manifest.xml", Body: okManifest}, zfile{Name: "a", Body: make([]byte, 2000)}), small, ErrTooLarge},
+		{"declares more than MaxSize", buildZip(t, zfile{Name: "manifest.xml", Body: okManifest},
+			zfile{Name: "a", Raw: deflateBomb(1000), Declared: 1 << 40}), testOptions(), ErrTooLarge},
+		{"too many entries", buildZip(t, zfile{Name: "manifest.xml", Body: okManifest}, zfile{Name: "a"}, zfile{Name: "b"}, zfile{Name: "c"}), fewEntries, ErrTooLarge},
+		{"no free space", buildZip(t, zfile{Name: "manifest.xml", Body: okManifest}, zfile{Name: "a", Body: make([]byte, 7<<20), Deflate: true}), noRoom, resourcesync.ErrLocal},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := openBytes(t, tc.pkg, resourcesync.CapResourceDumpManifest, tc.o)
@@ -196,7 +196,7 @@ func TestPackageErrors(t *testing.T) {
 	}
 
 	// The manifest of the other kind of dump.
-	_, err := openBytes(t, buildZip(t, zfile{name: "manifest.xml", body: okManifest}), resourcesync.CapChangeDumpManifest, testOptions())
+	_, err := openBytes(t, buildZip(t, zfile{Name: "manifest.xml", Body: okManifest}), resourcesync.CapChangeDumpManifest, testOptions())
 	var cm *resourcesync.CapabilityMismatchError
 	if !errors.As(err, &cm) || cm.Got != resourcesync.CapResourceDumpManifest {
 		t.Errorf("a Resource Dump Manifest opened as a Change Dump Manifest: %v", err)
@@ -210,7 +210,7 @@ func TestBrokenManifestMidway(t *testing.T) {
 		item{loc: "http://example.org/a", path: "/a", body: []byte("a")},
 		item{loc: "http://example.org/b", path: "/b", body: []byte("b")})
 	m = bytes.Replace(m, []byte("<loc>http://example.org/b</loc>"), []byte("<loc></loc>"), 1)
-	p, err := openBytes(t, buildZip(t, zfile{name: "manifest.xml", body: m}, zfile{name: "a", body: []byte("a")}), resourcesync.CapResourceDumpManifest, testOptions())
+	p, err := openBytes(t, buildZip(t, zfile{Name: "manifest.xml", Body: m}, zfile{Name: "a", Body: []byte("a")}), resourcesync.CapResourceDumpManifest, testOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +232,7 @@ func TestChangeDumpMembers(t *testing.T) {
 		item{loc: "http://example.org/a", path: "/changes/v2/a", body: v2},
 		item{loc: "http://example.org/b"}, // deleted: no path, no bitstream
 	)
-	p, err := openBytes(t, buildZip(t, zfile{name: "manifest.xml", body: m}, zfile{name: "changes/v2/a", body: v2}), resourcesync.CapChangeDumpManifest, testOptions())
+	p, err := openBytes(t, buildZip(t, zfile{Name: "manifest.xml", Body: m}, zfile{Name: "changes/v2/a", Body: v2}), resourcesync.CapChangeDumpManifest, testOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestChangeDumpMembers(t *testing.T) {
 }
 
 func TestDirectoryRecords(t *testing.T) {
-	pkg := buildZip(t, zfile{name: "a"}, zfile{name: "b"}, zfile{name: "c"})
+	pkg := buildZip(t, zfile{Name: "a"}, zfile{Name: "b"}, zfile{Name: "c"})
 	if n, ok := directoryRecords(bytes.NewReader(pkg), int64(len(pkg))); !ok || n != 3 {
 		t.Errorf("records %d %v", n, ok)
 	}
