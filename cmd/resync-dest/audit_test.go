@@ -71,6 +71,7 @@ type auditDoc struct {
 // the mirror or the state changing; the repair the report prints makes
 // the audit clean again.
 func TestAuditCommand(t *testing.T) {
+	t.Parallel()
 	src, srv := served(t, nil)
 	dest := t.TempDir()
 	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
@@ -153,6 +154,7 @@ func TestAuditCommand(t *testing.T) {
 
 // The round trip with the guard opened wide, as a user would run it.
 func TestAuditRepairWithMaxDelete(t *testing.T) {
+	t.Parallel()
 	src, srv := served(t, nil)
 	dest := t.TempDir()
 	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
@@ -174,6 +176,7 @@ func TestAuditRepairWithMaxDelete(t *testing.T) {
 }
 
 func TestAuditExitCodes(t *testing.T) {
+	t.Parallel()
 	t.Run("unreachable", func(t *testing.T) {
 		src, srv := served(t, nil)
 		dest := t.TempDir()
@@ -228,6 +231,7 @@ func TestAuditExitCodes(t *testing.T) {
 }
 
 func TestShellQuote(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"/tmp/mirror":                      "/tmp/mirror",
 		"http://h:8080/a?b=c":              "'http://h:8080/a?b=c'",

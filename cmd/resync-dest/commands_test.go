@@ -12,6 +12,7 @@ import (
 )
 
 func TestHelpDocumentsExitCodes(t *testing.T) {
+	t.Parallel()
 	r := runCLI(t, "--help").want(t, 0)
 	contains(t, r.stdout, "EXIT STATUS", "safety stop", "143")
 	r = runCLI(t, "baseline", "--help").want(t, 0)
@@ -19,6 +20,7 @@ func TestHelpDocumentsExitCodes(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, a := range [][]string{
 		{},
 		{"nope"},
@@ -38,6 +40,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestDiscoverCommand(t *testing.T) {
+	t.Parallel()
 	src, srv := served(t, func(s *fixtures.Spec) { s.Sets = 2 })
 	r := runCLI(t, args([]string{"discover"}, srv.URL)...).want(t, 0)
 	contains(t, r.stdout, src.SourceDescriptionURL(), src.CapabilityListURL(1), "Resource List", "Change List")
@@ -68,6 +71,7 @@ func TestDiscoverCommand(t *testing.T) {
 }
 
 func TestBaselineCommand(t *testing.T) {
+	t.Parallel()
 	src, srv := served(t, nil)
 	dest := t.TempDir()
 	r := runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
@@ -100,6 +104,7 @@ func TestBaselineCommand(t *testing.T) {
 }
 
 func TestBaselineExitCodes(t *testing.T) {
+	t.Parallel()
 	t.Run("partial", func(t *testing.T) {
 		src, srv := served(t, nil)
 		src.SetNotFound(src.Resources(0)[3].Path)
@@ -137,6 +142,7 @@ func TestBaselineExitCodes(t *testing.T) {
 }
 
 func TestDryRunCreatesNothing(t *testing.T) {
+	t.Parallel()
 	_, srv := served(t, nil)
 	dest := filepath.Join(t.TempDir(), "new")
 	r := runCLI(t, args([]string{"baseline", "--dest", dest, "--dry-run"}, srv.URL)...).want(t, 0)

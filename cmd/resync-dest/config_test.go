@@ -22,6 +22,7 @@ func writeConfig(t *testing.T, body string) string {
 // One sync --config keeps every Source of the file in its own mirror, with
 // the file's options; a second run applies their changes.
 func TestSyncConfig(t *testing.T) {
+	t.Parallel()
 	srcA, srvA := served(t, nil)
 	srcB, srvB := served(t, func(s *fixtures.Spec) { s.Seed = 7 })
 	destA, destB := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
@@ -79,6 +80,7 @@ func TestSyncConfigPrecedence(t *testing.T) {
 }
 
 func TestConfigErrors(t *testing.T) {
+	t.Parallel()
 	_, srv := served(t, nil)
 	dest := t.TempDir()
 	for _, tc := range []struct {
@@ -114,6 +116,7 @@ func TestConfigErrors(t *testing.T) {
 // The exit status of several Sources is the gravest: one unreachable, one
 // fine → 5.
 func TestSyncConfigGravestExit(t *testing.T) {
+	t.Parallel()
 	_, srv := served(t, nil)
 	cfg := writeConfig(t, `
 defaults:

@@ -31,6 +31,7 @@ func baselineJSON(t *testing.T, code int, a ...string) (via string, packages, sk
 }
 
 func TestBaselineViaAutoUsesTheDumpForAnEmptyMirror(t *testing.T) {
+	t.Parallel()
 	src, srv := served(t, func(s *fixtures.Spec) { s.DumpPackages = 2 })
 	dest := t.TempDir()
 	via, packages, _, created, _ := baselineJSON(t, 0, "--dest", dest, srv.URL)
@@ -58,6 +59,7 @@ func TestBaselineViaAutoUsesTheDumpForAnEmptyMirror(t *testing.T) {
 }
 
 func TestBaselineViaWithoutADump(t *testing.T) {
+	t.Parallel()
 	_, srv := served(t, nil)
 	if via, _, _, created, _ := baselineJSON(t, 0, "--dest", t.TempDir(), srv.URL); via != "list" || created != 40 {
 		t.Errorf("auto without a dump: via %s, %d created", via, created)
@@ -67,6 +69,7 @@ func TestBaselineViaWithoutADump(t *testing.T) {
 }
 
 func TestBaselineDumpFlagErrors(t *testing.T) {
+	t.Parallel()
 	for _, a := range [][]string{
 		{"--via", "zip"},
 		{"--max-dump-size", "lots"},
@@ -80,6 +83,7 @@ func TestBaselineDumpFlagErrors(t *testing.T) {
 }
 
 func TestParseSize(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		want int64
@@ -110,6 +114,7 @@ func TestParseSize(t *testing.T) {
 // packages; auto takes the Change List when there is one, the Change Dump
 // when it is all the Source offers.
 func TestIncrementalViaChangeDump(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		noList bool

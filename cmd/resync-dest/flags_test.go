@@ -15,6 +15,7 @@ import (
 // --quiet keeps a run that went well silent on stdout (cron mails only
 // when there is output) but not one that failed.
 func TestLoggingFlagsAfterTheCommand(t *testing.T) {
+	t.Parallel()
 	src, srv := served(t, nil)
 	dest := t.TempDir()
 	r := runCLI(t, args([]string{"sync", "--quiet", "--dest", dest}, srv.URL)...).want(t, 0)
@@ -56,6 +57,7 @@ func TestLoggingFlagsAfterTheCommand(t *testing.T) {
 // --dry-run --json prints one JSON document on stdout: the plan goes to
 // stderr.
 func TestDryRunJSONIsOneDocument(t *testing.T) {
+	t.Parallel()
 	_, srv := served(t, nil)
 	r := runCLI(t, args([]string{"baseline", "--dry-run", "--json", "--dest", t.TempDir()}, srv.URL)...).want(t, 0)
 	var doc map[string]any
@@ -68,6 +70,7 @@ func TestDryRunJSONIsOneDocument(t *testing.T) {
 // --state must not be among the mirror's content, where --delete would
 // remove it; its directory is made when it does not exist.
 func TestStatePath(t *testing.T) {
+	t.Parallel()
 	src, srv := served(t, nil)
 	dest := t.TempDir()
 	host := strings.TrimPrefix(srv.URL, "http://")
@@ -102,6 +105,7 @@ func TestStatePath(t *testing.T) {
 
 // A --capability-list the Source does not have is a usage error.
 func TestUnknownCapabilityList(t *testing.T) {
+	t.Parallel()
 	_, srv := served(t, nil)
 	for _, verb := range []string{"baseline", "sync", "audit"} {
 		r := runCLI(t, args([]string{verb, "--dest", t.TempDir(), "--capability-list", srv.URL + "/nope.xml"}, srv.URL)...)

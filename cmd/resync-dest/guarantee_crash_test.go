@@ -211,8 +211,12 @@ func TestGuaranteeKill9AnywhereThenResume(t *testing.T) {
 	if testing.Short() {
 		iterations = 5
 	}
+	// The kinds run side by side (each calibrates its own kill moments, on
+	// the machine as loaded as it then is): they are most of this
+	// package's time.
 	for _, kr := range killRuns() {
 		t.Run(kr.name, func(t *testing.T) {
+			t.Parallel()
 			killLoop(t, kr, iterations, rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)))
 		})
 	}

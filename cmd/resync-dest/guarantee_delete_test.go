@@ -31,6 +31,7 @@ const emptyURLSet = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
 // --max-delete allows, and records no baseline point; an empty <urlset>
 // trips the deletion guard (exit 7) and deletes nothing either.
 func TestGuaranteeIncompleteViewDeletesNothing(t *testing.T) {
+	t.Parallel()
 	storm := make([]int, 100)
 	for i := range storm {
 		storm[i] = 503
@@ -89,6 +90,7 @@ func TestGuaranteeIncompleteViewDeletesNothing(t *testing.T) {
 // and shared-memory files, and the lock) exactly as they were - and it
 // does say what it would do.
 func TestGuaranteeDryRunWritesNothing(t *testing.T) {
+	t.Parallel()
 	src, srv := served(t, nil)
 	dest := t.TempDir()
 	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)

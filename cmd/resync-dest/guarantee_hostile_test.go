@@ -39,6 +39,7 @@ func hostileList(locs []string) []byte {
 // at its mapped path inside; a file-versus-directory conflict and a write
 // through a planted directory symlink fail alone, reported (exit 3).
 func TestGuaranteeHostilePathsStayInside(t *testing.T) {
+	t.Parallel()
 	src, srv := served(t, func(s *fixtures.Spec) { s.Resources = 5 })
 	base := t.TempDir()
 	dest, outside := filepath.Join(base, "mirror"), filepath.Join(base, "outside")
@@ -155,6 +156,7 @@ func TestGuaranteeHostilePathsStayInside(t *testing.T) {
 // --allow-host the other host is fetched, and stored under its own
 // directory; file: stays refused.
 func TestGuaranteeOutOfAuthorityResources(t *testing.T) {
+	t.Parallel()
 	src, srv := served(t, func(s *fixtures.Spec) { s.Resources = 3 })
 	canary := fixtures.NewCanary(t)
 	canaryHost := strings.TrimPrefix(canary.URL, "http://")

@@ -49,6 +49,7 @@ func changedSource(t *testing.T, src *fixtures.Source, url string, k int) string
 // reported with its cause (exit 3), and never published - the old version
 // of an updated resource stays, a new one does not appear.
 func TestGuaranteeBrokenBodiesAreNeverPublished(t *testing.T) {
+	t.Parallel()
 	for _, body := range []fixtures.BodyFault{fixtures.Truncate, fixtures.Reset, fixtures.CloseDelimited, fixtures.FlipByte} {
 		t.Run(body.String(), func(t *testing.T) {
 			src, srv := served(t, nil)
@@ -230,6 +231,7 @@ func newHeaderRecorder(t *testing.T, body []byte) *headerRecorder {
 // Item 10: a redirect to another host never carries the --header values,
 // which go to the Source's own host only.
 func TestGuaranteeRedirectsDropHeaders(t *testing.T) {
+	t.Parallel()
 	spec := fixtures.DefaultSpec()
 	spec.Resources = 10
 	src, err := fixtures.New(spec)

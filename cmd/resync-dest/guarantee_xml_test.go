@@ -119,6 +119,8 @@ func heapPeak() (stop func() uint64) {
 	}
 }
 
+// Not parallel: heapPeak reads the whole process's heap, which other
+// tests' servers would add to.
 func TestGuaranteeHostileXMLFailsSmall(t *testing.T) {
 	const head = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">

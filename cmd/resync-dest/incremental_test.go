@@ -102,6 +102,7 @@ func incJSON(t *testing.T, r result) incSummary {
 }
 
 func TestIncrementalCommand(t *testing.T) {
+	t.Parallel()
 	src, srv := served(t, func(s *fixtures.Spec) { s.ChangeListMax = 5 })
 	dest := t.TempDir()
 	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
@@ -125,6 +126,7 @@ func TestIncrementalCommand(t *testing.T) {
 }
 
 func TestIncrementalUsage(t *testing.T) {
+	t.Parallel()
 	src, srv := served(t, nil)
 	dest := t.TempDir()
 	r := runCLI(t, args([]string{"incremental", "--dest", dest}, srv.URL)...).want(t, exitUsage)
@@ -150,6 +152,7 @@ func TestIncrementalUsage(t *testing.T) {
 }
 
 func TestIncrementalExitCodes(t *testing.T) {
+	t.Parallel()
 	t.Run("partial", func(t *testing.T) {
 		src, srv := served(t, nil)
 		dest := t.TempDir()
@@ -213,6 +216,7 @@ func TestIncrementalExitCodes(t *testing.T) {
 }
 
 func TestSyncCommand(t *testing.T) {
+	t.Parallel()
 	src, srv := served(t, nil)
 	dest := t.TempDir()
 	// Never synced: a baseline.
@@ -256,6 +260,7 @@ func TestSyncCommand(t *testing.T) {
 }
 
 func TestSyncDryRunWritesNothing(t *testing.T) {
+	t.Parallel()
 	src, srv := served(t, func(s *fixtures.Spec) { s.ChangeListMax = 5 })
 	dest := t.TempDir()
 	runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)

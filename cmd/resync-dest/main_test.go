@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/resync-dest/resync-dest/fixtures"
@@ -26,9 +27,17 @@ type result struct {
 	stderr string
 }
 
+// cliMu serialises the command lines tests run in this process:
+// urfave/cli v2 keeps its help and version flags in package variables that
+// every App writes while it parses, so two parallel tests must not parse at
+// once. (The shipped binary parses one command line per process.)
+var cliMu sync.Mutex
+
 // runCLI runs a command line in-process, as main would.
 func runCLI(t *testing.T, args ...string) result {
 	t.Helper()
+	cliMu.Lock()
+	defer cliMu.Unlock()
 	var out, errb bytes.Buffer
 	code := run(context.Background(), append([]string{"resync-dest"}, args...),
 		stdio{out: &out, err: &errb}, context.Background(), func() os.Signal { return nil })

@@ -18,6 +18,7 @@ import (
 // same --map finds the mirror in sync (without it, nothing is where the
 // audit looks).
 func TestMapCommand(t *testing.T) {
+	t.Parallel()
 	src, srv := served(t, nil)
 	dest := t.TempDir()
 	prefix := srv.URL + "dataset1/res/"
@@ -80,6 +81,7 @@ func TestMapCommand(t *testing.T) {
 // A map whose LOCAL_DIR would leave the mirror root, or enter the state's
 // directory, is a usage error for every command that takes --map.
 func TestMapEscapingTheRoot(t *testing.T) {
+	t.Parallel()
 	for _, dir := range []string{"../x", "a/../../x", "/tmp/x", ".resync-dest/x", ""} {
 		m := "http://127.0.0.1:1/data/=" + dir
 		for _, a := range [][]string{

@@ -16,6 +16,7 @@ import (
 )
 
 func TestMirrorMetrics(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	start := time.Date(2024, time.March, 1, 12, 0, 0, 0, time.UTC)
 	now := start
@@ -139,6 +140,7 @@ func TestMirrorMetrics(t *testing.T) {
 }
 
 func TestMirrorMetricsError(t *testing.T) {
+	t.Parallel()
 	o := state.DefaultOptions()
 	o.Path = filepath.Join(t.TempDir(), "state.db")
 	db, err := state.Open(context.Background(), o)

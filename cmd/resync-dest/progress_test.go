@@ -37,6 +37,7 @@ func progressOf(started time.Time, listed, created, unchanged, failed int, size 
 }
 
 func TestProgressLine(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
 		name string
@@ -86,6 +87,7 @@ func TestProgressLine(t *testing.T) {
 }
 
 func TestHumanBytes(t *testing.T) {
+	t.Parallel()
 	for n, want := range map[int64]string{
 		0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 1536: "1.5 KiB",
 		5 << 20: "5.0 MiB", 3 << 30: "3.0 GiB", 1 << 40: "1.0 TiB",

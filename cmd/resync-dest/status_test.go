@@ -37,6 +37,7 @@ type statusDoc struct {
 }
 
 func TestStatusCommand(t *testing.T) {
+	t.Parallel()
 	src, srv := served(t, nil)
 	dest := t.TempDir()
 	gone := src.Resources(0)[5]
@@ -90,6 +91,7 @@ func TestStatusCommand(t *testing.T) {
 // status reads while a sync holds the mirror's lock, and says so plainly
 // when there is nothing to read.
 func TestStatusLockedAndEmpty(t *testing.T) {
+	t.Parallel()
 	_, srv := served(t, nil)
 	dest := t.TempDir()
 	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)

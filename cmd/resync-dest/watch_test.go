@@ -215,6 +215,7 @@ func TestWatchCommand(t *testing.T) {
 
 // A watch without --listen, or with --dry-run, is a usage error.
 func TestWatchUsage(t *testing.T) {
+	t.Parallel()
 	_, srv := served(t, nil)
 	for _, a := range [][]string{
 		{"watch", "--dest", t.TempDir(), srv.URL},
