@@ -67,13 +67,6 @@ func (s Scope) Check(uri string) error {
 		ErrOutOfScope, uri, u.Host, u.Hostname())
 }
 
-// SameHost reports whether two URLs have the same host and effective port.
-func SameHost(a, b string) bool {
-	ua, err1 := url.Parse(a)
-	ub, err2 := url.Parse(b)
-	return err1 == nil && err2 == nil && ua.Host != "" && HostPort(ua) == HostPort(ub)
-}
-
 // HostPort names the server a URL talks to: the lower-case host and the
 // effective port as a plain number - the scheme's default when the URL
 // names none, and "443" for ":0443". It is the one normalisation every
