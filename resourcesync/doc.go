@@ -10,6 +10,12 @@
 // Writer and WriteDocument write documents back. ParseDatetime and
 // FormatDatetime handle W3C datetimes; ParseHash and Verifier handle fixity.
 //
+// It also holds, for now, the Destination's own records that several
+// packages exchange - Held, Batch, SetState, Counts, Progress, Pending,
+// BacklogUnit, Via - so that the engine, the planners and the state
+// adapter share one definition without importing each other; they are not
+// part of the protocol.
+//
 // It is pure: no I/O beyond the io.Reader and io.Writer it is handed, no
 // network, no files, standard library only. Everything that reads untrusted
 // input here is bounded by Limits and fuzzed.
