@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/rs/zerolog"
 	"github.com/urfave/cli/v2"
@@ -33,8 +34,8 @@ func newApp(io stdio, drain context.Context, failpoint func(string)) *cli.App {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "log-format", Value: "console", Usage: "log format: console or json (logs go to stderr)", EnvVars: []string{"RESYNC_DEST_LOG_FORMAT"}},
 			&cli.StringFlag{Name: "log-level", Value: "info", Usage: "trace, debug, info, warn or error", EnvVars: []string{"RESYNC_DEST_LOG_LEVEL"}},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "only warnings and errors, no progress, and no summary when all went well", EnvVars: []string{"RESYNC_DEST_QUIET"}},
-			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "debug-level logs (as rsync's, rclone's and wget's -v)", EnvVars: []string{"RESYNC_DEST_VERBOSE"}},
+			envBool(&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "only warnings and errors, no progress, and no summary when all went well", EnvVars: []string{"RESYNC_DEST_QUIET"}}),
+			envBool(&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "debug-level logs (as rsync's, rclone's and wget's -v)", EnvVars: []string{"RESYNC_DEST_VERBOSE"}}),
 			// Ours, not urfave/cli's, whose version flag is also -v.
 			&cli.BoolFlag{Name: "version", Usage: "print the version and build information, and exit (as the version command)"},
 		},
@@ -49,13 +50,13 @@ func newApp(io stdio, drain context.Context, failpoint func(string)) *cli.App {
 			return d.setLogging(logOptions{format: c.String("log-format"), level: c.String("log-level"), quiet: c.Bool("quiet"), verbose: c.Bool("verbose")})
 		},
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
-			return &exitError{code: exitUsage, err: err}
+			return usageError(c, err)
 		},
 		// Without a command: the help, and a usage error (a cron line
 		// that lost its command must not pass for a success).
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return usageErrorf("no command %q; see resync-dest --help", c.Args().First())
+				return unknownCommand(c.App, c.Args().First())
 			}
 			_ = cli.ShowAppHelp(c)
 			return &exitError{code: exitUsage, silent: true, err: fmt.Errorf("no command given")}
@@ -71,7 +72,14 @@ func newApp(io stdio, drain context.Context, failpoint func(string)) *cli.App {
 		// The logging flags work after the command too (resync-dest sync
 		// --quiet ...), as the contract lists them among its options.
 		cmd.Flags = append(cmd.Flags, commandLogFlags()...)
-		cmd.Before = func(c *cli.Context) error { return d.commandLogging(c) }
+		cmd.Before = func(c *cli.Context) error {
+			if c.Command.Name != "version" && !c.Command.Hidden {
+				if err := checkEnv(c, os.Environ()); err != nil {
+					return err
+				}
+			}
+			return d.commandLogging(c)
+		}
 		cmd.BashComplete = completeFlags(cmd)
 	}
 	return app

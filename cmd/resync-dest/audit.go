@@ -51,7 +51,7 @@ not be reached, 1 on other errors (a set or a file that could not be compared).`
 			&cli.StringFlag{Name: "state", Usage: "SQLite state `FILE` (default: DIR/.resync-dest/state.db)", EnvVars: []string{"RESYNC_DEST_STATE"}},
 			&cli.StringSliceFlag{Name: "map", Usage: "resources whose URI starts with URI_PREFIX are under LOCAL_DIR: `URI_PREFIX=LOCAL_DIR` (repeatable; as given to the sync commands)"},
 			&cli.StringFlag{Name: "capability-list", Usage: "only the set of resources of this Capability List `URL` (default: every set)"},
-			&cli.IntFlag{Name: "workers", Value: audit.DefaultOptions().Workers, Usage: "how many files are hashed at once (default: one per CPU, at least 2)"},
+			&cli.IntFlag{Name: "workers", Value: audit.DefaultOptions().Workers, DefaultText: "one per CPU, at least 2", Usage: "how many files are hashed at once"},
 			&cli.StringSliceFlag{Name: "allow-host", Usage: "also compare resources on `HOST` (repeatable; as given to the sync commands)"},
 			&cli.BoolFlag{Name: "fast", Usage: "quick check: re-hash only files whose size or mtime differs from the state's record"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as one JSON document on stdout"},

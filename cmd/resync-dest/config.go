@@ -135,7 +135,7 @@ func flagKinds(flags []cli.Flag) map[string]string {
 		switch f.(type) {
 		case *cli.StringFlag:
 			k = "string"
-		case *cli.BoolFlag:
+		case *cli.BoolFlag, boolFlag:
 			k = "bool"
 		case *cli.IntFlag:
 			k = "int"

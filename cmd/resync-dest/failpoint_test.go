@@ -26,6 +26,9 @@ const failpointEnv = "RESYNC_DEST_FAILPOINT"
 // crash.
 func mainWithFailpoint() int {
 	fp, err := failpointFromEnv(os.Getenv(failpointEnv))
+	// The shipped binary refuses RESYNC_DEST_ variables it does not read;
+	// this one is the test's.
+	os.Unsetenv(failpointEnv)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "resync-dest: %v\n", err)
 		return exitCode(err, nil)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -30,7 +31,10 @@ type proc struct {
 // the race detector, a process sleeps a second at exit (its atexit_sleep_ms
 // default); that second would count as part of a run the kill tests time.
 func mainEnv(extra ...string) []string {
-	env := append(os.Environ(), "RESYNC_DEST_BE_MAIN=1", "GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+	// The test's own variables (the kill seed) are not resync-dest's,
+	// which refuses RESYNC_DEST_ variables it does not read.
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, killSeedEnv+"=") })
+	env = append(env, "RESYNC_DEST_BE_MAIN=1", "GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	return append(env, extra...)
 }
 

@@ -24,7 +24,7 @@ func httpFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: "header", Usage: "extra request header `'Name: value'` sent only to the scheme, host and port of URL (repeatable)"},
 		&cli.StringFlag{Name: "ca-cert", Usage: "PEM `FILE` of certificate authorities trusted besides the system's", EnvVars: []string{"RESYNC_DEST_CA_CERT"}},
-		&cli.BoolFlag{Name: "insecure-skip-tls-verify", Usage: "do not verify the Source's TLS certificate (warned on every run)", EnvVars: []string{"RESYNC_DEST_INSECURE_SKIP_TLS_VERIFY"}},
+		envBool(&cli.BoolFlag{Name: "insecure-skip-tls-verify", Usage: "do not verify the Source's TLS certificate (warned on every run)", EnvVars: []string{"RESYNC_DEST_INSECURE_SKIP_TLS_VERIFY"}}),
 		&cli.DurationFlag{Name: "max-retry-wait", Value: 60 * time.Second, Usage: "longest wait between retries, Retry-After included", EnvVars: []string{"RESYNC_DEST_MAX_RETRY_WAIT"}},
 		&cli.StringFlag{Name: "min-rate", Value: "1K", Usage: "abort (and retry) a transfer slower than `RATE` bytes per second over --min-rate-window of waiting (K, M: powers of 1024; 0: no floor)", EnvVars: []string{"RESYNC_DEST_MIN_RATE"}},
 		&cli.DurationFlag{Name: "min-rate-window", Value: 60 * time.Second, Usage: "the time over which --min-rate is measured", EnvVars: []string{"RESYNC_DEST_MIN_RATE_WINDOW"}},

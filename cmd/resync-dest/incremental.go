@@ -31,14 +31,11 @@ The set must have been synced before (baseline, or sync), which sets the cursor;
 DATETIME starts from a given time instead. When the Source's history no longer reaches back
 to the cursor, nothing is changed and the run stops with exit 7: a new baseline is needed
 (--rebaseline-on-gap makes it).`,
-		Flags: append(syncFlags(), fromFlag(), rebaselineOnGapFlag()),
+		Flags: append(omitFlags(syncFlags(), "checksum"), fromFlag(), rebaselineOnGapFlag()),
 		Action: func(c *cli.Context) error {
 			o, err := parseSyncFlags(c, "incremental")
 			if err != nil {
 				return err
-			}
-			if o.checksum {
-				return usageErrorf("--checksum re-hashes the whole mirror: use it with baseline or sync")
 			}
 			f := incrementalFlags{rebaselineOnGap: c.Bool("rebaseline-on-gap")}
 			if s := c.String("from"); s != "" {

@@ -33,7 +33,7 @@ func run(ctx context.Context, args []string, io stdio, drain context.Context, re
 // shipped binary.
 func runWith(ctx context.Context, args []string, io stdio, drain context.Context, received func() os.Signal, failpoint func(string)) int {
 	app := newApp(io, drain, failpoint)
-	err := app.RunContext(ctx, args)
+	err := app.RunContext(ctx, reorderArgs(app, args))
 	code := exitCode(err, received())
 	if err != nil && !isSilent(err) {
 		fmt.Fprintf(io.err, "resync-dest: %v\n", err)

@@ -47,14 +47,14 @@ func syncFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "map", Usage: "store resources whose URI starts with URI_PREFIX under LOCAL_DIR (relative to --dest, or absolute at or below it; . is the mirror's root, and then the only map): `URI_PREFIX=LOCAL_DIR` (repeatable)"},
 		&cli.StringFlag{Name: "capability-list", Usage: "only the set of resources of this Capability List `URL` (default: every set)", EnvVars: []string{"RESYNC_DEST_CAPABILITY_LIST"}},
 		&cli.IntFlag{Name: "workers", Value: 8, Usage: "concurrent fetches", EnvVars: []string{"RESYNC_DEST_WORKERS"}},
-		&cli.BoolFlag{Name: "delete", Usage: "apply deletions (without it they are reported, not done)", EnvVars: []string{"RESYNC_DEST_DELETE"}},
+		envBool(&cli.BoolFlag{Name: "delete", Usage: "apply deletions (without it they are reported, not done)", EnvVars: []string{"RESYNC_DEST_DELETE"}}),
 		&cli.StringFlag{Name: "max-delete", Value: "10%", Usage: "refuse (exit 7) a run that would delete more than `N or P%` of a set", EnvVars: []string{"RESYNC_DEST_MAX_DELETE"}},
 		&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "say what would be done; write nothing, state included"},
 		&cli.BoolFlag{Name: "checksum", Aliases: []string{"c"}, Usage: "re-hash local files instead of trusting the state; re-fetch those that differ"},
 		&cli.StringSliceFlag{Name: "allow-host", Usage: "also fetch resources from `HOST` (repeatable; default: the Source's own hosts only)", EnvVars: []string{"RESYNC_DEST_ALLOW_HOST"}},
 		&cli.BoolFlag{Name: "json", Usage: "print the final summary as one JSON document on stdout"},
 		&cli.StringFlag{Name: "progress", Value: "auto", Usage: "auto, always or never: a live progress line on stderr", EnvVars: []string{"RESYNC_DEST_PROGRESS"}},
-		&cli.StringFlag{Name: "via", Value: string(resourcesync.ViaAuto), Usage: "copy from the Resource/Change `list`, the Resource/Change dump, or auto: a baseline into a set that holds nothing uses the Resource Dump, incremental the Change List, each when offered", EnvVars: []string{"RESYNC_DEST_VIA"}},
+		&cli.StringFlag{Name: "via", Value: string(resourcesync.ViaAuto), Usage: "`HOW` to copy: list (from the Resource/Change Lists), dump (from the Resource/Change Dumps) or auto: a baseline into a set that holds nothing uses the Resource Dump, incremental the Change List, each when offered", EnvVars: []string{"RESYNC_DEST_VIA"}},
 		&cli.StringFlag{Name: "metrics-textfile", Usage: "after the run, write the mirror's metrics to `FILE` (Prometheus text format, atomically), for node_exporter's textfile collector", EnvVars: []string{"RESYNC_DEST_METRICS_TEXTFILE"}},
 		&cli.StringFlag{Name: "max-size", Value: "4GiB", Usage: "refuse a resource whose list gives no length once it passes `SIZE` (a listed length is the cap otherwise)", EnvVars: []string{"RESYNC_DEST_MAX_SIZE"}},
 		&cli.StringFlag{Name: "max-dump-size", Value: "10GiB", Usage: "refuse a dump package that downloads or inflates to more than `SIZE` (bytes, or with K, M, G, T: KiB...; KB, MB, GB, TB: powers of 1000)", EnvVars: []string{"RESYNC_DEST_MAX_DUMP_SIZE"}},
@@ -128,6 +128,8 @@ func parseSyncOptions(c flagValues, url, verb string) (syncOptions, error) {
 		return o, usageErrorf("--%v", err)
 	}
 	switch o.progress {
+	case "":
+		o.progress = "auto" // a command without --progress (watch)
 	case "auto", "always", "never":
 	default:
 		return o, usageErrorf("--progress %q: want auto, always or never", o.progress)

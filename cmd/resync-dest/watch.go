@@ -36,7 +36,9 @@ arrive while a mirror syncs make one more sync; a mirror never has two at once.
 --listen also serves /metrics (Prometheus text format). With --config FILE (and no URL)
 it keeps every Source of the file. The first SIGINT/SIGTERM lets the syncs running finish,
 unsubscribes, and exits 130/143; a second exits at once.`,
-		Flags: append(syncFlags(), rebaselineOnGapFlag(), configFlag(),
+		// No --dry-run (it would watch nothing) and no --progress (runs
+		// overlap: each sync is logged instead).
+		Flags: append(omitFlags(syncFlags(), "dry-run", "progress"), rebaselineOnGapFlag(), configFlag(),
 			&cli.StringFlag{Name: "listen", Usage: "serve the WebSub callbacks and /metrics on `ADDR` (host:port)", EnvVars: []string{"RESYNC_DEST_LISTEN"}},
 			&cli.StringFlag{Name: "callback-url", Usage: "the public `URL` hubs reach --listen at (default http://ADDR/websub/)", EnvVars: []string{"RESYNC_DEST_CALLBACK_URL"}},
 			pollIntervalFlag(),
