@@ -77,7 +77,7 @@ type Problem struct {
 type SetReport struct {
 	CapabilityList string    `json:"capability_list"`
 	ResourceList   string    `json:"resource_list,omitempty"`
-	At             time.Time `json:"at,omitzero"` // the Resource List's at
+	At             time.Time `json:"list_at,omitzero"` // the Resource List's at
 	ChangeList     string    `json:"change_list,omitempty"`
 	// ChangesApplied counts the changes after At that brought the list
 	// forward; Through is the time of the last of them.

@@ -11,9 +11,12 @@ type Summary struct {
 	Set          Set              `json:"-"`
 	ResourceList string           `json:"resource_list,omitempty"`
 	ResourceDump string           `json:"resource_dump,omitempty"`
-	Via          resourcesync.Via `json:"via"`                // ViaList or ViaDump
-	At           time.Time        `json:"at,omitzero"`        // the Resource List's (or Dump's) at
-	Completed    time.Time        `json:"completed,omitzero"` // the Resource List's (or Dump's) completed
+	Via          resourcesync.Via `json:"via"` // ViaList or ViaDump
+	// The Resource List's (or Dump's) at and completed: the Source's
+	// times, named list_ in JSON so that "completed" keeps one meaning
+	// there (the wall-clock end of a run, as status says).
+	At        time.Time `json:"list_at,omitzero"`
+	Completed time.Time `json:"list_completed,omitzero"`
 	resourcesync.Counts
 	// WouldDelete counts local files the list no longer names that were
 	// not deleted (no --delete, or a dry run).

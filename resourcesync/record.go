@@ -80,9 +80,9 @@ type ChangeRecord struct {
 // Failure is a resource that could not be brought in step, kept in the
 // state with its cause until a later run succeeds.
 type Failure struct {
-	URI   string
-	Cause string
-	At    time.Time
+	URI   string    `json:"uri"`
+	Cause string    `json:"cause"`
+	At    time.Time `json:"at,omitzero"`
 }
 
 // Errors the adapters return and the workers classify. Adapters wrap them

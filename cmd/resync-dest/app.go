@@ -20,6 +20,9 @@ type deps struct {
 	// failpoint is the writer's crash-test hook, set only by the crash
 	// tests' build (failpoint_test.go); nil in the shipped binary.
 	failpoint func(name string)
+	// doc is what the --json envelope will say (envelope.go); nil without
+	// --json.
+	doc *jsonDoc
 }
 
 func newApp(io stdio, drain context.Context, failpoint func(string)) *cli.App {

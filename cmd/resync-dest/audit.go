@@ -57,17 +57,17 @@ not be reached, 1 on other errors (a set or a file that could not be compared).`
 			&cli.BoolFlag{Name: "json", Usage: "print the report as one JSON document on stdout"},
 			&cli.StringFlag{Name: "html", Usage: "also write the report as a self-contained HTML page to `FILE`"},
 		}, httpFlags()...),
-		Action: func(c *cli.Context) error {
-			o, err := parseAuditFlags(c)
+		Action: withJSON(d, func(c *cli.Context) error {
+			o, err := parseAuditFlags(c, d)
 			if err != nil {
 				return err
 			}
 			return runAudit(c.Context, o, d)
-		},
+		}),
 	}
 }
 
-func parseAuditFlags(c *cli.Context) (auditOptions, error) {
+func parseAuditFlags(c *cli.Context, d *deps) (auditOptions, error) {
 	o := auditOptions{
 		env: syncOptions{
 			dest: c.String("dest"), statePath: c.String("state"), capabilityList: c.String("capability-list"),
@@ -88,6 +88,7 @@ func parseAuditFlags(c *cli.Context) (auditOptions, error) {
 		return o, usageErrorf("--dest %s: %v", o.env.dest, err)
 	}
 	o.env.dest = abs
+	d.jsonDest(abs)
 	if o.env.maps, err = parseMaps(o.maps, o.env.dest); err != nil {
 		return o, err
 	}
@@ -157,7 +158,8 @@ func writeAuditReport(d *deps, o auditOptions, rep *audit.Report) error {
 	}
 	switch {
 	case o.json:
-		return rep.WriteJSON(d.io.out)
+		d.jsonResult(rep)
+		return nil
 	case d.quiet && rep.InSync:
 		return nil // --quiet: say nothing when there is nothing to say
 	}

@@ -124,7 +124,7 @@ func TestAuditCommand(t *testing.T) {
 	page := filepath.Join(t.TempDir(), "audit.html")
 	r = runCLI(t, auditArgs([]string{"audit", "--dest", dest, "--json", "--html", page}, srv.URL)...).want(t, exitDifferences)
 	var doc auditDoc
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+	if err := resultOf(r.stdout, &doc); err != nil {
 		t.Fatalf("--json: %v\n%s", err, r.stdout)
 	}
 	if doc.InSync || doc.Counts["missing"] != 1 || doc.Counts["extra"] != 2 || doc.Counts["changed"] != 2 ||
@@ -170,7 +170,7 @@ func TestAuditRepairWithMaxDelete(t *testing.T) {
 	runCLI(t, args([]string{"baseline", "--dest", dest, "--checksum", "--delete", "--max-delete", "100%"}, srv.URL)...).want(t, 0)
 	r := runCLI(t, auditArgs([]string{"audit", "--dest", dest, "--json"}, srv.URL)...).want(t, 0)
 	var doc auditDoc
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || !doc.InSync || doc.Counts["in_sync"] != 34 {
+	if err := resultOf(r.stdout, &doc); err != nil || !doc.InSync || doc.Counts["in_sync"] != 34 {
 		t.Errorf("after the repair: %v %+v", err, doc)
 	}
 }

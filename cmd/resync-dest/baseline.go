@@ -34,13 +34,14 @@ manifest copy shows every entry already held is not downloaded. --via auto (the 
 uses the Resource Dump for a set that holds nothing yet, when the Source offers one, and
 the Resource List otherwise.`,
 		Flags: syncFlags(),
-		Action: func(c *cli.Context) error {
+		Action: withJSON(d, func(c *cli.Context) error {
 			o, err := parseSyncFlags(c, "baseline")
 			if err != nil {
 				return err
 			}
+			d.jsonDest(o.dest)
 			return runBaseline(c.Context, o, d)
-		},
+		}),
 	}
 }
 

@@ -51,7 +51,7 @@ func TestDiscoverCommand(t *testing.T) {
 			CapabilityList string `json:"capability_list"`
 		} `json:"sets"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &d); err != nil {
+	if err := resultOf(r.stdout, &d); err != nil {
 		t.Fatalf("--json is not JSON: %v\n%s", err, r.stdout)
 	}
 	if d.SourceDescription != src.SourceDescriptionURL() || len(d.Sets) != 2 {
@@ -88,14 +88,16 @@ func TestBaselineCommand(t *testing.T) {
 	src.ResetCounts()
 	r = runCLI(t, args([]string{"baseline", "--dest", dest, "--json"}, srv.URL)...).want(t, 0)
 	var rep struct {
-		Command  string         `json:"command"`
-		Counts   map[string]int `json:"counts"`
-		ExitCode int            `json:"exit_code"`
+		Command  string `json:"command"`
+		ExitCode int    `json:"exit_code"`
+		Result   struct {
+			Counts map[string]int `json:"counts"`
+		} `json:"result"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 		t.Fatalf("--json: %v\n%s", err, r.stdout)
 	}
-	if rep.Command != "baseline" || rep.Counts["unchanged"] != 40 || rep.ExitCode != 0 {
+	if rep.Command != "baseline" || rep.Result.Counts["unchanged"] != 40 || rep.ExitCode != 0 {
 		t.Errorf("%+v", rep)
 	}
 	if n := src.ResourceBodies(); n != 0 {

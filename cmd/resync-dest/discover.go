@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -37,7 +36,7 @@ not be reached.`,
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON document on stdout"},
 			&cli.StringSliceFlag{Name: "allow-host", Usage: "also follow redirects to `HOST` (repeatable; default: the host of URL only)", EnvVars: []string{"RESYNC_DEST_ALLOW_HOST"}},
 		}, httpFlags()...),
-		Action: func(c *cli.Context) error {
+		Action: withJSON(d, func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usageErrorf("discover takes one URL")
 			}
@@ -47,7 +46,7 @@ not be reached.`,
 			}
 			h.allowHosts = c.StringSlice("allow-host")
 			return runDiscover(c.Context, discoverOptions{url: c.Args().First(), json: c.Bool("json"), http: h}, d)
-		},
+		}),
 	}
 }
 
@@ -64,11 +63,7 @@ func runDiscover(ctx context.Context, o discoverOptions, d *deps) error {
 		d.log.Warn().Msg(w)
 	}
 	if o.json {
-		enc := json.NewEncoder(d.io.out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(disc); err != nil {
-			return err
-		}
+		d.jsonResult(disc)
 	} else {
 		printDiscovery(d.io.out, disc)
 	}

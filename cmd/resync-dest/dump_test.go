@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"testing"
 	"time"
 
@@ -23,7 +22,7 @@ func baselineJSON(t *testing.T, code int, a ...string) (via string, packages, sk
 			} `json:"baseline"`
 		} `json:"sets"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || len(rep.Sets) != 1 {
+	if err := resultOf(r.stdout, &rep); err != nil || len(rep.Sets) != 1 {
 		t.Fatalf("summary: %v\n%s", err, r.stdout)
 	}
 	b := rep.Sets[0].Baseline

@@ -61,7 +61,7 @@ func TestDryRunJSONIsOneDocument(t *testing.T) {
 	_, srv := served(t, nil)
 	r := runCLI(t, args([]string{"baseline", "--dry-run", "--json", "--dest", t.TempDir()}, srv.URL)...).want(t, 0)
 	var doc map[string]any
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+	if err := resultOf(r.stdout, &doc); err != nil {
 		t.Fatalf("stdout is not one JSON document: %v\n%s", err, r.stdout)
 	}
 	contains(t, r.stderr, "create ")

@@ -32,11 +32,12 @@ DATETIME starts from a given time instead. When the Source's history no longer r
 to the cursor, nothing is changed and the run stops with exit 7: a new baseline is needed
 (--rebaseline-on-gap makes it).`,
 		Flags: append(omitFlags(syncFlags(), "checksum"), fromFlag(), rebaselineOnGapFlag()),
-		Action: func(c *cli.Context) error {
+		Action: withJSON(d, func(c *cli.Context) error {
 			o, err := parseSyncFlags(c, "incremental")
 			if err != nil {
 				return err
 			}
+			d.jsonDest(o.dest)
 			f := incrementalFlags{rebaselineOnGap: c.Bool("rebaseline-on-gap")}
 			if s := c.String("from"); s != "" {
 				if f.from, err = resourcesync.ParseDatetime(s); err != nil {
@@ -44,7 +45,7 @@ to the cursor, nothing is changed and the run stops with exit 7: a new baseline 
 				}
 			}
 			return runIncremental(c.Context, o, f, d)
-		},
+		}),
 	}
 }
 

@@ -77,8 +77,8 @@ func incAssertIsSource(t *testing.T, src *fixtures.Source, dest string, keep ...
 
 // incSummary is the part of the --json summary the tests read.
 type incSummary struct {
-	Command  string         `json:"command"`
-	ExitCode int            `json:"exit_code"`
+	Command  string         `json:"-"` // the envelope's
+	ExitCode int            `json:"-"`
 	Counts   map[string]int `json:"counts"`
 	Sets     []struct {
 		Baseline    *struct{ Created int } `json:"baseline"`
@@ -95,9 +95,17 @@ type incSummary struct {
 func incJSON(t *testing.T, r result) incSummary {
 	t.Helper()
 	var s incSummary
-	if err := json.Unmarshal([]byte(r.stdout), &s); err != nil {
+	if err := resultOf(r.stdout, &s); err != nil {
 		t.Fatalf("--json: %v\n%s", err, r.stdout)
 	}
+	var e struct {
+		Command  string `json:"command"`
+		ExitCode int    `json:"exit_code"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &e); err != nil {
+		t.Fatal(err)
+	}
+	s.Command, s.ExitCode = e.Command, e.ExitCode
 	return s
 }
 

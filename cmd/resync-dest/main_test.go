@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -86,4 +88,19 @@ func contains(t *testing.T, s string, subs ...string) {
 			t.Errorf("output lacks %q:\n%s", sub, s)
 		}
 	}
+}
+
+// resultOf decodes the result of a --json envelope into v.
+func resultOf(stdout string, v any) error {
+	var e struct {
+		SchemaVersion int             `json:"schema_version"`
+		Result        json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &e); err != nil {
+		return err
+	}
+	if e.SchemaVersion != schemaVersion {
+		return fmt.Errorf("schema_version %d, want %d", e.SchemaVersion, schemaVersion)
+	}
+	return json.Unmarshal(e.Result, v)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,7 +156,7 @@ func TestMapOntoTheRoot(t *testing.T) {
 		t.Fatalf("audit: exit %d, want 4\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	var doc struct{ Extra []struct{ URI, Path string } }
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+	if err := resultOf(r.stdout, &doc); err != nil {
 		t.Fatal(err)
 	}
 	want := struct{ URI, Path string }{srv.URL + "dataset1/res/extra%20file%20%C3%B1.txt", "dataset1/res/extra file ñ.txt"}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"database/sql"
-	"encoding/json"
 	"os"
 	"path"
 	"path/filepath"
@@ -214,7 +213,7 @@ func TestUpgradeRenameConflict(t *testing.T) {
 		t.Fatalf("audit: exit %d, want 4\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	var doc struct{ Extra []struct{ URI, Path string } }
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+	if err := resultOf(r.stdout, &doc); err != nil {
 		t.Fatal(err)
 	}
 	wantExtra := struct{ URI, Path string }{src.URI("/dataset1/res/with space.txt"), host + "/dataset1/res/with%20space.txt"}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -10,28 +9,15 @@ import (
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
-// jobReport is the --json summary of a sync command.
-type jobReport struct {
-	Command string `json:"command"`
-	*agent.Report
-	ExitCode int    `json:"exit_code"`
-	Error    string `json:"error,omitempty"`
-}
-
-// printReport prints the final summary: one JSON document on stdout with
-// --json, else a few lines for a person.
+// printReport prints the final summary: with --json it is the result of
+// the command's envelope (envelope.go), else a few lines for a person -
+// none when the run got no report (the error says why, on stderr).
 func printReport(d *deps, asJSON bool, command string, rep *agent.Report, err error) {
-	if rep == nil {
-		rep = &agent.Report{}
-	}
 	if asJSON {
-		jr := jobReport{Command: command, Report: rep, ExitCode: exitCode(err, signalOf(d.drain))}
-		if err != nil {
-			jr.Error = err.Error()
-		}
-		enc := json.NewEncoder(d.io.out)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(jr)
+		d.jsonResult(rep)
+		return
+	}
+	if rep == nil {
 		return
 	}
 	if d.quiet && err == nil {

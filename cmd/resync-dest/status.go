@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -45,7 +44,7 @@ outcome and counts.`,
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON document on stdout"},
 			&cli.IntFlag{Name: "runs", Value: 10, Usage: "how many of the last runs to show"},
 		},
-		Action: func(c *cli.Context) error {
+		Action: withJSON(d, func(c *cli.Context) error {
 			if c.NArg() != 0 {
 				return usageErrorf("status takes no arguments")
 			}
@@ -53,11 +52,14 @@ outcome and counts.`,
 			if o.dest == "" {
 				return usageErrorf("status needs --dest DIR")
 			}
+			if abs, err := filepath.Abs(o.dest); err == nil {
+				d.jsonDest(abs)
+			}
 			if o.runs < 1 {
 				return usageErrorf("--runs %d: want at least 1", o.runs)
 			}
 			return runStatusCommand(c.Context, o, d)
-		},
+		}),
 	}
 }
 
@@ -69,10 +71,12 @@ type statusReport struct {
 }
 
 type setStatus struct {
-	CapabilityList    string          `json:"capability_list"`
-	Source            string          `json:"source,omitempty"`
-	Created           time.Time       `json:"created,omitzero"`
-	BaselineAt        time.Time       `json:"baseline_at,omitzero"`
+	CapabilityList string    `json:"capability_list"`
+	Source         string    `json:"source,omitempty"`
+	Created        time.Time `json:"created,omitzero"`
+	BaselineAt     time.Time `json:"baseline_list_at,omitzero"` // the Resource List's (or Dump's) at
+	// BaselineCompleted is when the baseline run finished (wall clock),
+	// as "completed" means everywhere in the JSON documents.
 	BaselineCompleted time.Time       `json:"baseline_completed,omitzero"`
 	Via               string          `json:"via,omitempty"`
 	Cursor            time.Time       `json:"cursor,omitzero"` // the time of the first unprocessed change
@@ -130,9 +134,8 @@ func runStatusCommand(ctx context.Context, o statusOptions, d *deps) error {
 		return err
 	}
 	if o.json {
-		enc := json.NewEncoder(d.io.out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(st)
+		d.jsonResult(st)
+		return nil
 	}
 	printStatus(d.io.out, st)
 	return nil

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,7 +15,7 @@ type statusDoc struct {
 	Sets  []struct {
 		CapabilityList string `json:"capability_list"`
 		Source         string `json:"source"`
-		BaselineAt     string `json:"baseline_at"`
+		BaselineAt     string `json:"baseline_list_at"`
 		Cursor         string `json:"cursor"`
 		Held           int64  `json:"held"`
 		Failures       []struct {
@@ -67,7 +66,7 @@ func TestStatusCommand(t *testing.T) {
 
 	r = runCLI(t, "status", "--dest", dest, "--json", "--runs", "1").want(t, 0)
 	var doc statusDoc
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+	if err := resultOf(r.stdout, &doc); err != nil {
 		t.Fatalf("--json: %v\n%s", err, r.stdout)
 	}
 	if len(doc.Sets) != 1 || len(doc.Runs) != 1 {

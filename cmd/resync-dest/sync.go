@@ -27,7 +27,7 @@ local damage, which the Source's changes cannot reveal.
 With --config FILE (and no URL) it keeps every Source the YAML file lists, one after the
 other, each into its own mirror; the exit status is the gravest of theirs.`,
 		Flags: append(syncFlags(), rebaselineOnGapFlag(), configFlag()),
-		Action: func(c *cli.Context) error {
+		Action: withJSON(d, func(c *cli.Context) error {
 			if path := c.String("config"); path != "" {
 				return syncConfig(c, path, d)
 			}
@@ -35,8 +35,9 @@ other, each into its own mirror; the exit status is the gravest of theirs.`,
 			if err != nil {
 				return err
 			}
+			d.jsonDest(o.dest)
 			return runSync(c.Context, o, c.Bool("rebaseline-on-gap"), d)
-		},
+		}),
 	}
 }
 
@@ -53,12 +54,21 @@ func syncConfig(c *cli.Context, path string, d *deps) error {
 	var errs []error
 	var done []syncOptions
 	defer func() { writeMetricsTextfiles(d, done...) }()
+	// With --json, each Source's envelope is one of the sources of the
+	// command's own.
+	docs := configResult{Config: path, Sources: []*envelope{}}
+	d.jsonResult(&docs)
 	for i, s := range srcs {
 		if d.drain.Err() != nil {
 			break // stopped by a signal: the next Sources wait for the next run
 		}
 		done = append(done, s.opts)
-		err := syncAndReport(c.Context, s.opts, s.values.Bool("rebaseline-on-gap"), d)
+		doc, err := d.eachJSON("sync", s.opts.dest, func() error {
+			return syncAndReport(c.Context, s.opts, s.values.Bool("rebaseline-on-gap"), d)
+		})
+		if doc != nil {
+			docs.Sources = append(docs.Sources, doc)
+		}
 		if err != nil {
 			if !isSilent(err) {
 				fmt.Fprintf(d.io.err, "resync-dest: %s (source %d of %s): %v\n", s.opts.url, i+1, path, err)
@@ -73,6 +83,13 @@ func syncConfig(c *cli.Context, path string, d *deps) error {
 		return nil
 	}
 	return &exitError{code: gravest(errs, signalOf(d.drain)), silent: len(done) == len(srcs), err: errors.Join(errs...)}
+}
+
+// configResult is the result of sync --config --json: the file and the
+// envelope of each Source synced, in the file's order.
+type configResult struct {
+	Config  string      `json:"config"`
+	Sources []*envelope `json:"sources"`
 }
 
 // configSync is one Source of a --config file with its parsed options.

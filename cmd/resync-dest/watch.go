@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -169,10 +170,21 @@ func runWatch(ctx context.Context, targets []watchTarget, wo watchOptions, d *de
 	for i, t := range targets {
 		all[i] = t.o
 	}
+	var stdout sync.Mutex // mirrors sync at once; their --json lines must not mix
 	mirrors := make([]agent.Watched, len(targets))
 	for i, t := range targets {
 		mirrors[i] = agent.Watched{Name: t.o.dest, PollInterval: t.poll, Sync: func(ctx context.Context) (*agent.Discovery, error) {
-			disc, err := syncOnce(ctx, t.o, t.rebaselineOnGap, d, func(rep *agent.Report, err error) { watchReport(d, t.o, rep, err) })
+			doc := newJSONDoc("watch")
+			doc.dest = t.o.dest
+			disc, err := syncOnce(ctx, t.o, t.rebaselineOnGap, d, func(rep *agent.Report, err error) {
+				doc.result = rep
+				watchReport(d, t.o, rep, err)
+			})
+			if t.o.json {
+				stdout.Lock()
+				_ = writeJSON(d.io.out, doc.envelope(err, exitCode(err, signalOf(d.drain))), true)
+				stdout.Unlock()
+			}
 			writeMetricsTextfiles(d, all...) // a file shared by several mirrors holds them all
 			return disc, err
 		}}
@@ -210,12 +222,11 @@ func runWatch(ctx context.Context, targets []watchTarget, wo watchOptions, d *de
 	return werr
 }
 
-// watchReport tells how one sync of a watched mirror went: the --json
-// summary on stdout, else a log line per set (a long-running process
-// speaks through its log).
+// watchReport tells how one sync of a watched mirror went, with a log
+// line per set (a long-running process speaks through its log; with
+// --json, the sync's envelope is a line on stdout besides).
 func watchReport(d *deps, o syncOptions, rep *agent.Report, err error) {
 	if o.json {
-		printReport(d, true, "sync", rep, err)
 		return
 	}
 	log := d.log.With().Str("dest", o.dest).Logger()
