@@ -23,10 +23,32 @@ type deps struct {
 	// doc is what the --json envelope will say (envelope.go); nil without
 	// --json.
 	doc *jsonDoc
+	// jsonLogs is --log-format json: every message to stderr is a JSON
+	// record then, the final error and the signal notice included.
+	jsonLogs bool
+	// onLog is told the logger each time it is made (the signal handler
+	// logs its notice with it); nil in tests.
+	onLog func(log zerolog.Logger, json bool)
+}
+
+// hooks are what main (or the crash tests' main) gives the app besides
+// its streams: failpoint is the writer's crash-test hook (set only by the
+// crash tests' build, failpoint_test.go; nil in the shipped binary), and
+// onLog is told each logger made (the signal handler logs its notice with
+// it; nil in tests).
+type hooks struct {
+	failpoint func(string)
+	onLog     func(zerolog.Logger, bool)
 }
 
 func newApp(io stdio, drain context.Context, failpoint func(string)) *cli.App {
-	var d deps
+	app, _ := buildApp(io, drain, hooks{failpoint: failpoint})
+	return app
+}
+
+// buildApp is the application and the deps its commands share.
+func buildApp(io stdio, drain context.Context, h hooks) (*cli.App, *deps) {
+	d := deps{io: io, drain: drain, failpoint: h.failpoint, onLog: h.onLog}
 	app := &cli.App{
 		Name:                 "resync-dest",
 		Usage:                "a ResourceSync Destination: discover, mirror, keep in step and audit a Source",
@@ -49,7 +71,7 @@ func newApp(io stdio, drain context.Context, failpoint func(string)) *cli.App {
 				}
 				return &exitError{code: exitOK, silent: true, err: errVersionShown}
 			}
-			d = deps{io: io, drain: drain, failpoint: failpoint}
+			d = deps{io: io, drain: drain, failpoint: h.failpoint, onLog: h.onLog}
 			return d.setLogging(logOptions{format: c.String("log-format"), level: c.String("log-level"), quiet: c.Bool("quiet"), verbose: c.Bool("verbose")})
 		},
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
@@ -85,7 +107,7 @@ func newApp(io stdio, drain context.Context, failpoint func(string)) *cli.App {
 		}
 		cmd.BashComplete = completeFlags(cmd)
 	}
-	return app
+	return app, &d
 }
 
 // commandLogFlags are the logging flags as a command's own: without
@@ -133,9 +155,23 @@ func (d *deps) setLogging(o logOptions) error {
 	if err != nil {
 		return err
 	}
-	d.log, d.quiet = log, o.quiet
+	d.log, d.quiet, d.jsonLogs = log, o.quiet, o.format == "json"
 	d.isTerm = isTerminal(d.io.err) && !o.quiet
+	if d.onLog != nil {
+		d.onLog(d.log, d.jsonLogs)
+	}
 	return nil
+}
+
+// sayError tells the user of an error the command did not report itself:
+// a line "resync-dest: ..." on stderr, or with --log-format json an error
+// record (with fields, such as the exit status).
+func (d *deps) sayError(err error, fields map[string]any) {
+	if d.jsonLogs {
+		d.log.Error().Err(err).Fields(fields).Msg("resync-dest stopped")
+		return
+	}
+	fmt.Fprintf(d.io.err, "resync-dest: %v\n", err)
 }
 
 // commands lists the commands that work. A command is registered only once

@@ -35,7 +35,7 @@ func mainWithFailpoint() int {
 	}
 	sig := newSignals(os.Stderr)
 	defer sig.stop()
-	return runWith(sig.hard, os.Args, stdio{out: os.Stdout, err: os.Stderr}, sig.drain, sig.received, fp)
+	return runWith(sig.hard, os.Args, stdio{out: os.Stdout, err: os.Stderr}, sig.drain, sig.received, hooks{failpoint: fp, onLog: sig.setLog})
 }
 
 // failpointFromEnv parses the value of RESYNC_DEST_FAILPOINT and returns

@@ -41,17 +41,27 @@ func newLogger(w io.Writer, o logOptions) (zerolog.Logger, error) {
 	// Workers log concurrently; serialise the writes so that any writer
 	// will do (a test's buffer as well as os.Stderr).
 	sw := zerolog.SyncWriter(w)
-	var out io.Writer
 	switch o.format {
 	case "", "console":
-		out = zerolog.ConsoleWriter{Out: sw, TimeFormat: time.TimeOnly, NoColor: !isTerminal(w)}
+		out := zerolog.ConsoleWriter{Out: sw, TimeFormat: time.TimeOnly, NoColor: !isTerminal(w)}
+		return zerolog.New(out).Level(level).With().Timestamp().Logger(), nil
 	case "json":
-		out = sw
-	default:
-		return zerolog.Nop(), usageErrorf("--log-format %q: want console or json", o.format)
+		return zerolog.New(sw).Level(level).Hook(millisecondTime{}), nil
 	}
-	return zerolog.New(out).Level(level).With().Timestamp().Logger(), nil
+	return zerolog.Nop(), usageErrorf("--log-format %q: want console or json", o.format)
 }
+
+// millisecondTime stamps a JSON log line with its time in UTC to the
+// millisecond: zerolog's own timestamp has the precision of a global
+// setting, seconds by default, which cannot order the lines of a run.
+type millisecondTime struct{}
+
+func (millisecondTime) Run(e *zerolog.Event, _ zerolog.Level, _ string) {
+	e.Str(zerolog.TimestampFieldName, time.Now().UTC().Format(jsonLogTime))
+}
+
+// jsonLogTime is RFC 3339 with milliseconds.
+const jsonLogTime = "2006-01-02T15:04:05.000Z07:00"
 
 // isTerminal reports whether w is a terminal (for colours and live progress).
 func isTerminal(w io.Writer) bool {

@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 )
 
 func main() {
 	sig := newSignals(os.Stderr)
-	code := run(sig.hard, os.Args, stdio{out: os.Stdout, err: os.Stderr}, sig.drain, sig.received)
+	code := runWith(sig.hard, os.Args, stdio{out: os.Stdout, err: os.Stderr}, sig.drain, sig.received, hooks{onLog: sig.setLog})
 	sig.stop()
 	os.Exit(code)
 }
@@ -25,18 +24,17 @@ type stdio struct {
 // starting new work. received reports the signal that caused it (nil if
 // none). Tests call run directly.
 func run(ctx context.Context, args []string, io stdio, drain context.Context, received func() os.Signal) int {
-	return runWith(ctx, args, io, drain, received, nil)
+	return runWith(ctx, args, io, drain, received, hooks{})
 }
 
-// runWith is run with a hook the writer calls at its failpoints: the crash
-// tests' seam, which only their build sets (failpoint_test.go); nil in the
-// shipped binary.
-func runWith(ctx context.Context, args []string, io stdio, drain context.Context, received func() os.Signal, failpoint func(string)) int {
-	app := newApp(io, drain, failpoint)
+// runWith is run with hooks (see hooks): main's signal handler, and in
+// the crash tests' build the writer's failpoint.
+func runWith(ctx context.Context, args []string, io stdio, drain context.Context, received func() os.Signal, h hooks) int {
+	app, d := buildApp(io, drain, h)
 	err := app.RunContext(ctx, reorderArgs(app, args))
 	code := exitCode(err, received())
 	if err != nil && !isSilent(err) {
-		fmt.Fprintf(io.err, "resync-dest: %v\n", err)
+		d.sayError(err, map[string]any{"exit_code": code})
 	}
 	return code
 }

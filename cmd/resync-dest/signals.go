@@ -10,6 +10,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/rs/zerolog"
 )
 
 // gracePeriod is how long in-flight transfers may run after the first
@@ -30,8 +32,18 @@ type signals struct {
 	done        chan struct{}
 	out         io.Writer // where the first signal is acknowledged
 
-	mu    sync.Mutex
-	first os.Signal
+	mu       sync.Mutex
+	first    os.Signal
+	log      zerolog.Logger // the run's, set by setLog
+	jsonLogs bool           // --log-format json: the notice is a JSON record
+}
+
+// setLog makes the notice of the first signal a record of log when json
+// is set (--log-format json), a line on out otherwise.
+func (s *signals) setLog(log zerolog.Logger, json bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.log, s.jsonLogs = log, json
 }
 
 // newSignals starts handling SIGINT and SIGTERM; out is told when the
@@ -55,6 +67,7 @@ func (s *signals) loop() {
 			if !again {
 				s.first = sig
 			}
+			log, jsonLogs := s.log, s.jsonLogs
 			s.mu.Unlock()
 			if again {
 				os.Exit(signalExitCode(sig))
@@ -62,7 +75,12 @@ func (s *signals) loop() {
 			// Say what happens now: the run may take up to the grace
 			// period to stop, and the user should know a second signal
 			// is the way out.
-			fmt.Fprintf(s.out, "resync-dest: %v: finishing the transfers in flight (at most %s) and saving the state; send it again to exit at once\n", sig, gracePeriod)
+			if jsonLogs {
+				log.Warn().Str("signal", sig.String()).Dur("grace_period", gracePeriod).
+					Msg("finishing the transfers in flight and saving the state; send the signal again to exit at once")
+			} else {
+				fmt.Fprintf(s.out, "resync-dest: %v: finishing the transfers in flight (at most %s) and saving the state; send it again to exit at once\n", sig, gracePeriod)
+			}
 			s.cancelDrain(&signalled{sig: sig})
 			grace = time.After(gracePeriod)
 		case <-grace:

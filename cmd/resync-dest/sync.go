@@ -71,7 +71,7 @@ func syncConfig(c *cli.Context, path string, d *deps) error {
 		}
 		if err != nil {
 			if !isSilent(err) {
-				fmt.Fprintf(d.io.err, "resync-dest: %s (source %d of %s): %v\n", s.opts.url, i+1, path, err)
+				d.sayError(fmt.Errorf("%s (source %d of %s): %w", s.opts.url, i+1, path, err), map[string]any{"exit_code": exitCode(err, signalOf(d.drain)), "dest": s.opts.dest})
 			}
 			errs = append(errs, err)
 		}
