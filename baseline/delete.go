@@ -71,7 +71,7 @@ func (r *run) deletePass(ctx context.Context) error {
 			}
 			r.sum.Deleted++
 			r.opts.Progress.Deleted()
-			r.d.Log.Info().Str("path", c.path).Str("uri", c.uri).Msg("deleted")
+			r.d.Log.Debug().Str("path", c.path).Str("uri", c.uri).Msg("deleted") // the command logs the count at info
 			if c.uri != "" {
 				b.Removed = append(b.Removed, c.uri)
 			}

@@ -6,14 +6,17 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"strconv"
-	"strings"
 	"syscall"
+	"time"
 )
 
 const (
 	lockName   = stateDir + "/lock"
 	markerName = stateDir + "/dirty"
+	// lockTries and lockRetryWait bound how long a writer waits out a
+	// shared lock held for an instant (WriteHolder's probe).
+	lockTries     = 5
+	lockRetryWait = 10 * time.Millisecond
 )
 
 // Lock opens a session on the mirror and returns the function that ends
@@ -78,13 +81,24 @@ func (m *Mirror) lockExclusive() (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := flock(f, syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	// A shared lock held for an instant (status probing whether a run
+	// is going: WriteHolder) must not lock a writer out: it is tried a
+	// few times over a few tens of milliseconds before giving up.
+	for try := 0; ; try++ {
+		err = flock(f, syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil || !errors.Is(err, syscall.EWOULDBLOCK) || try == lockTries-1 {
+			break
+		}
+		time.Sleep(lockRetryWait)
+	}
+	if err != nil {
 		f.Close()
 		return nil, err
 	}
-	// The pid is for the message another run shows; the lock is the flock.
+	// Who holds it is for the message another run shows and for status;
+	// the lock is the flock.
 	if err := f.Truncate(0); err == nil {
-		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+		f.WriteAt(encodeHolder(thisHolder()), 0)
 	}
 	if err := m.beginSession(); err != nil {
 		f.Close()
@@ -143,11 +157,11 @@ func (m *Mirror) holder() string {
 	if err != nil {
 		return ""
 	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil || pid <= 0 {
+	h, ok := parseHolder(b)
+	if !ok {
 		return ""
 	}
-	return fmt.Sprintf(" (pid %d)", pid)
+	return " (" + h.String() + ")"
 }
 
 // beginSession sweeps after an unclean end and sets the crash marker.

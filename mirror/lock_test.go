@@ -140,7 +140,7 @@ func TestLockInProcess(t *testing.T) {
 	if !errors.Is(err, ErrLocked) {
 		t.Fatalf("Lock of a second Mirror in the same process: %v, want ErrLocked", err)
 	}
-	if want := fmt.Sprintf("(pid %d)", os.Getpid()); !strings.Contains(err.Error(), want) {
+	if want := fmt.Sprintf("(pid %d on host ", os.Getpid()); !strings.Contains(err.Error(), want) {
 		t.Errorf("ErrLocked message %q does not name the holder %s", err, want)
 	}
 	// m2's failed Lock must not have disturbed m1's session.
@@ -174,7 +174,7 @@ func TestLockSubprocess(t *testing.T) {
 	if !errors.Is(err, ErrLocked) {
 		t.Fatalf("Lock while another process holds it: %v, want ErrLocked", err)
 	}
-	if want := fmt.Sprintf("(pid %d)", cmd.Process.Pid); !strings.Contains(err.Error(), want) {
+	if want := fmt.Sprintf("(pid %d on host ", cmd.Process.Pid); !strings.Contains(err.Error(), want) {
 		t.Errorf("ErrLocked message %q does not name the holder %s", err, want)
 	}
 	kill(t, cmd)
@@ -272,5 +272,70 @@ func TestReleaseDuringPut(t *testing.T) {
 	m2 := openLockedAt(t, dir, DefaultOptions())
 	if _, err := m2.Stat("h/x"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("h/x exists (%v)", err)
+	}
+}
+
+// WriteHolder tells a write run holding the lock (with its pid, host and
+// start) from none, without disturbing either; the lock file of an older
+// version (the pid alone) still names its pid.
+func TestWriteHolder(t *testing.T) {
+	dest := t.TempDir()
+	open := func(ro bool) *Mirror {
+		o := DefaultOptions()
+		o.ReadOnly = ro
+		m, err := Open(dest, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { m.Close() })
+		return m
+	}
+	probe := open(true)
+	if _, held, err := probe.WriteHolder(); held || err != nil {
+		t.Fatalf("a mirror never locked: held %v, %v", held, err)
+	}
+	w := open(false)
+	before := time.Now().Add(-time.Second)
+	release, err := w.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe = open(true)
+	h, held, err := probe.WriteHolder()
+	host, _ := os.Hostname()
+	if !held || err != nil || h.PID != os.Getpid() || h.Host != host || h.Started.Before(before) {
+		t.Errorf("during a write run: %+v, held %v, %v", h, held, err)
+	}
+	// The probe let nothing go: a second writer is still locked out.
+	if _, err := open(false).Lock(); !errors.Is(err, ErrLocked) {
+		t.Errorf("a second writer beside the first: %v", err)
+	}
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
+	if _, held, err := probe.WriteHolder(); held || err != nil {
+		t.Errorf("after the run: held %v, %v", held, err)
+	}
+	// The probe does not lock a writer out either.
+	release, err = open(false).Lock()
+	if err != nil {
+		t.Fatalf("a writer after the probe: %v", err)
+	}
+	release()
+
+	for _, tc := range []struct {
+		in   string
+		want Holder
+		ok   bool
+	}{
+		{"4242\n", Holder{PID: 4242}, true},
+		{"pid 7\nhost h\nstarted 2026-11-24T20:00:00.5Z\n", Holder{PID: 7, Host: "h", Started: time.Date(2026, 11, 24, 20, 0, 0, 5e8, time.UTC)}, true},
+		{"", Holder{}, false},
+		{"garbage\n", Holder{}, false},
+	} {
+		got, ok := parseHolder([]byte(tc.in))
+		if ok != tc.ok || got.PID != tc.want.PID || got.Host != tc.want.Host || !got.Started.Equal(tc.want.Started) {
+			t.Errorf("parseHolder(%q) = %+v, %v; want %+v, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
 	}
 }

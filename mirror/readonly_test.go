@@ -232,7 +232,7 @@ func TestReadOnlyLocking(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = r1.Lock()
-	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), fmt.Sprintf("(pid %d)", os.Getpid())) {
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), fmt.Sprintf("(pid %d on host ", os.Getpid())) {
 		t.Errorf("read-only Lock during a write run: %v, want ErrLocked naming the pid", err)
 	}
 	if err := releaseW(); err != nil {

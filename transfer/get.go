@@ -58,7 +58,8 @@ func Get(ctx context.Context, f Fetcher, m Stager, r Request) (Got, error) {
 		return err == nil && !got.NotModified, err
 	})
 	if err != nil {
-		return Got{}, Classify(ctx, fmt.Errorf("get %s into %s: %w", r.URI, r.Path, err))
+		// The fetcher's errors name the URL already: say it once.
+		return Got{}, Classify(ctx, fmt.Errorf("%w (into %s)", err, r.Path))
 	}
 	if ticket == "" {
 		h := resourcesync.Held{URI: r.URI, Path: r.Path}

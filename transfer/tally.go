@@ -74,12 +74,12 @@ func (t *Tally) Add(o Outcome, uri, path string, bytes int64, cause error) {
 		c.Deleted++
 		p.Deleted()
 		t.plan("delete %s (%s)\n", path, uri)
-		log.Info().Str("uri", uri).Str("path", path).Msg("deleted")
+		log.Debug().Str("uri", uri).Str("path", path).Msg("deleted") // the command logs the count at info
 	case Kept:
 		c.Skipped++
 		*t.WouldDelete++
 		p.Skipped()
-		log.Info().Str("uri", uri).Str("path", path).Msg("deleted at the Source; kept locally (runs with --delete apply deletions)")
+		log.Debug().Str("uri", uri).Str("path", path).Msg("deleted at the Source; kept locally (runs with --delete apply deletions)")
 	case Skipped:
 		c.Skipped++
 		p.Skipped()

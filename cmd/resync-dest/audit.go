@@ -175,9 +175,9 @@ func auditOutcome(rep *audit.Report, err error) error {
 	case err != nil:
 		return err
 	case c.Errors > 0:
-		return &exitError{code: exitFatal, silent: true, err: fmt.Errorf("%d errors: the audit is incomplete", c.Errors)}
+		return &exitError{code: exitFatal, silent: true, err: fmt.Errorf("%s: the audit is incomplete", plural(c.Errors, "error", "errors"))}
 	case c.Differences() > 0:
-		return &exitError{code: exitDifferences, silent: true, err: fmt.Errorf("%d differences", c.Differences())}
+		return &exitError{code: exitDifferences, silent: true, err: fmt.Errorf("%s", plural(c.Differences(), "difference", "differences"))}
 	}
 	return nil
 }

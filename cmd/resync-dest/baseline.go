@@ -76,6 +76,7 @@ func baselineIn(ctx context.Context, o syncOptions, d *deps, e *env) error {
 		Via:            o.via,
 	})
 	stop()
+	logDeletions(d, rep)
 	err = outcome(rep, err)
 	printReport(d, o.json, "baseline", rep, err)
 	rec.finish(rep, err)
@@ -125,7 +126,7 @@ func outcome(rep *agent.Report, err error) error {
 	}
 	if rep.Counts.Failed > 0 {
 		return &exitError{code: exitPartial, silent: true, err: fmt.Errorf(
-			"%d resources failed; they are recorded and retried on the next run", rep.Counts.Failed)}
+			"%s failed; recorded and retried on the next run", plural(rep.Counts.Failed, "resource", "resources"))}
 	}
 	return nil
 }

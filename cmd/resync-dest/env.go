@@ -52,7 +52,8 @@ func openEnv(ctx context.Context, o syncOptions, d *deps) (*env, error) {
 	if err != nil {
 		m.Close()
 		if errors.Is(err, mirror.ErrLocked) {
-			return nil, &exitError{code: exitLocked, err: fmt.Errorf("another run holds the lock of the mirror %s; nothing was done", o.dest)}
+			// The mirror's error names the holder: pid, host and start.
+			return nil, &exitError{code: exitLocked, err: fmt.Errorf("%w; nothing was done", err)}
 		}
 		return nil, err
 	}

@@ -115,7 +115,7 @@ func changedBeforeUnavailable(err error, c resourcesync.Counts, dryRun bool) err
 	if err == nil || dryRun || changed == 0 || exitCode(err, nil) != exitUnavailable {
 		return err
 	}
-	return &exitError{code: exitPartial, err: fmt.Errorf("%w (the run had written or removed %d files, which are kept and recorded)", err, changed)}
+	return &exitError{code: exitPartial, err: fmt.Errorf("%w (the run had written or removed %s, kept and recorded)", err, plural(changed, "file", "files"))}
 }
 
 // isSilent reports whether the error was already reported to the user.

@@ -97,6 +97,7 @@ func incrementalIn(ctx context.Context, o syncOptions, f incrementalFlags, d *de
 		Via:             o.via,
 	})
 	stop()
+	logDeletions(d, rep)
 	err = outcome(rep, err)
 	if rep != nil || o.json {
 		printReport(d, o.json, "incremental", rep, err)
@@ -119,23 +120,23 @@ func writeIncremental(w io.Writer, s *incremental.Summary, indented bool) {
 	}
 	writeCounts(w, s.Counts)
 	fmt.Fprintf(w, " in %s\n", s.Ended.Sub(s.Started).Round(time.Millisecond))
-	lists := fmt.Sprintf("%d lists read, %d skipped as done", s.ListsRead, s.ListsSkipped)
+	lists := fmt.Sprintf("%s read, %d skipped as done", plural(int64(s.ListsRead), "list", "lists"), s.ListsSkipped)
 	if s.Via == "dump" {
-		lists = fmt.Sprintf("%d Change Dump packages read (%d downloaded), %d skipped as done", s.ListsRead, s.Packages, s.ListsSkipped)
+		lists = fmt.Sprintf("%s read (%d downloaded), %d skipped as done", plural(int64(s.ListsRead), "Change Dump package", "Change Dump packages"), s.Packages, s.ListsSkipped)
 	}
 	fmt.Fprintf(w, "    changes since %s: %d read (%d applied before), %d applied, %d failed; %s; cursor %s\n",
 		resourcesync.FormatDatetime(s.From), s.Changes, s.AlreadyDone, s.Applied, s.ChangesFailed,
 		lists, resourcesync.FormatDatetime(s.Cursor))
 	if s.Retried > 0 {
-		fmt.Fprintf(w, "    %d resources that failed before were tried again\n", s.Retried)
+		fmt.Fprintf(w, "    %s that failed before %s tried again\n", plural(s.Retried, "resource", "resources"), were(s.Retried))
 	}
 	if s.WouldDelete > 0 {
-		fmt.Fprintf(w, "    %d resources deleted at the Source were kept locally (runs with --delete apply deletions; baseline --delete removes these)\n", s.WouldDelete)
+		fmt.Fprintf(w, "    %s deleted at the Source %s kept locally (runs with --delete apply deletions; baseline --delete removes these)\n", plural(s.WouldDelete, "resource", "resources"), were(s.WouldDelete))
 	}
 	for _, f := range s.Failures {
 		fmt.Fprintf(w, "    ! %s: %s\n", f.URI, f.Cause)
 	}
 	if s.Failed > int64(len(s.Failures)) {
-		fmt.Fprintf(w, "    ! ... and %d more failures (resync-dest status lists them)\n", s.Failed-int64(len(s.Failures)))
+		fmt.Fprintf(w, "    ! ... and %s more (resync-dest status lists them)\n", plural(s.Failed-int64(len(s.Failures)), "failure", "failures"))
 	}
 }

@@ -35,13 +35,13 @@ func printReport(d *deps, asJSON bool, command string, rep *agent.Report, err er
 			writeCounts(w, b.Counts)
 			fmt.Fprintf(w, " in %s\n", b.Ended.Sub(b.Started).Round(time.Millisecond))
 			if b.WouldDelete > 0 {
-				fmt.Fprintf(w, "    %d local files are no longer listed by the Source (use --delete to remove them)\n", b.WouldDelete)
+				fmt.Fprintf(w, "    %s no longer listed by the Source (use --delete to remove them)\n", plural(b.WouldDelete, "local file is", "local files are"))
 			}
 			for _, f := range b.Failures {
 				fmt.Fprintf(w, "    ! %s: %s\n", f.URI, f.Cause)
 			}
 			if b.Failed > int64(len(b.Failures)) {
-				fmt.Fprintf(w, "    ! ... and %d more failures (resync-dest status lists them)\n", b.Failed-int64(len(b.Failures)))
+				fmt.Fprintf(w, "    ! ... and %s more (resync-dest status lists them)\n", plural(b.Failed-int64(len(b.Failures)), "failure", "failures"))
 			}
 		} else if s.Incremental == nil {
 			fmt.Fprintln(w, "nothing done")
@@ -58,6 +58,47 @@ func printReport(d *deps, asJSON bool, command string, rep *agent.Report, err er
 		writeCounts(w, rep.Counts)
 		fmt.Fprintln(w)
 	}
+}
+
+// logDeletions logs, per set, how many files the run deleted and how many
+// it kept though the Source no longer has them: one line each at info,
+// where a line per file (at debug) would flood a log with hundreds.
+func logDeletions(d *deps, rep *agent.Report) {
+	if rep == nil {
+		return
+	}
+	for _, s := range rep.Sets {
+		var deleted, kept int64
+		if b := s.Baseline; b != nil {
+			deleted, kept = deleted+b.Deleted, kept+b.WouldDelete
+		}
+		if i := s.Incremental; i != nil {
+			deleted, kept = deleted+i.Deleted, kept+i.WouldDelete
+		}
+		log := d.log.With().Str("capability_list", s.CapabilityList).Logger()
+		if deleted > 0 {
+			log.Info().Int64("deleted", deleted).Msgf("%s deleted (each one at debug level)", plural(deleted, "file", "files"))
+		}
+		if kept > 0 {
+			log.Info().Int64("kept", kept).Msgf("%s that the Source no longer has kept locally (runs with --delete apply deletions; each one at debug level)", plural(kept, "file", "files"))
+		}
+	}
+}
+
+// plural is n with the noun that goes with it: "1 resource", "2
+// resources".
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func were(n int64) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
 }
 
 // runRecord records a run in the state (not in a dry run).

@@ -68,6 +68,15 @@ type statusReport struct {
 	State string      `json:"state"`
 	Sets  []setStatus `json:"sets"`
 	Runs  []runInfo   `json:"runs"`
+	// Writer is the run holding the mirror's write lock now, from the lock
+	// file; null when none does.
+	Writer *writerInfo `json:"writer"`
+}
+
+type writerInfo struct {
+	PID     int       `json:"pid"`
+	Host    string    `json:"host,omitempty"`
+	Started time.Time `json:"started,omitzero"`
 }
 
 type setStatus struct {
@@ -101,23 +110,32 @@ type runInfo struct {
 	ExitCode int                 `json:"exit_code"`
 	Counts   resourcesync.Counts `json:"counts"`
 	Message  string              `json:"message,omitempty"`
+	// Running is true for the run without an end that holds the mirror's
+	// lock now; a run without an end that is not running died.
+	Running bool `json:"running"`
 }
 
 // runStatusCommand is the status command. It opens the state read-only
 // and never the mirror's lock, so that it works while a run is going.
 func runStatusCommand(ctx context.Context, o statusOptions, d *deps) error {
+	mo := mirror.DefaultOptions()
+	mo.ReadOnly = true
+	m, err := mirror.Open(o.dest, mo)
+	if err != nil {
+		return err
+	}
 	statePath := o.statePath
 	if statePath == "" {
-		mo := mirror.DefaultOptions()
-		mo.ReadOnly = true
-		m, err := mirror.Open(o.dest, mo)
-		if err != nil {
-			return err
-		}
 		statePath = filepath.Join(m.StateDir(), "state.db")
-		if err := m.Close(); err != nil {
-			return err
-		}
+	}
+	// Whether a run holds the mirror now tells a run in progress from one
+	// that died without recording its end.
+	holder, held, herr := m.WriteHolder()
+	if err := m.Close(); err != nil {
+		return err
+	}
+	if herr != nil {
+		d.log.Warn().Err(herr).Msg("cannot tell whether a run holds the mirror now")
 	}
 	if _, err := os.Stat(statePath); errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("no state at %s: nothing was synced into %s yet", statePath, o.dest)
@@ -132,6 +150,18 @@ func runStatusCommand(ctx context.Context, o statusOptions, d *deps) error {
 	st, err := readStatus(ctx, db, o.runs)
 	if err != nil {
 		return err
+	}
+	if held {
+		st.Writer = &writerInfo{PID: holder.PID, Host: holder.Host, Started: holder.Started}
+		// Newest first: the newest run without an end is the one running,
+		// unless it started before the holder took the lock (the holder
+		// has not recorded its run yet, and that one died).
+		for i := range st.Runs {
+			if r := &st.Runs[i]; r.Ended.IsZero() {
+				r.Running = holder.Started.IsZero() || !r.Started.Before(holder.Started.Truncate(time.Second))
+				break
+			}
+		}
 	}
 	if o.json {
 		d.jsonResult(st)
@@ -202,7 +232,7 @@ func printStatus(w io.Writer, st *statusReport) {
 		} else {
 			fmt.Fprintf(w, "  cursor    %s (the first change not yet processed)\n", datetime(s.Cursor))
 		}
-		fmt.Fprintf(w, "  held      %d resources\n", s.Held)
+		fmt.Fprintf(w, "  held      %s\n", plural(s.Held, "resource", "resources"))
 		if len(s.Failures) == 0 {
 			fmt.Fprintf(w, "  failures  none\n")
 			continue
@@ -213,7 +243,7 @@ func printStatus(w io.Writer, st *statusReport) {
 				fmt.Fprintf(w, "    ... and %d more (--json lists them all)\n", len(s.Failures)-i)
 				break
 			}
-			fmt.Fprintf(w, "    ! %s: %s (%d attempts, last %s)\n", f.URI, oneLine(f.Cause), f.Attempts, clock(f.At))
+			fmt.Fprintf(w, "    ! %s: %s (%s, last %s)\n", f.URI, oneLine(f.Cause), plural(f.Attempts, "attempt", "attempts"), clock(f.At))
 		}
 	}
 	if len(st.Runs) == 0 {
@@ -222,11 +252,15 @@ func printStatus(w io.Writer, st *statusReport) {
 	}
 	fmt.Fprintf(w, "\nlast runs, newest first\n")
 	for _, r := range st.Runs {
-		took := "no end recorded: still running, or it died"
-		if !r.Ended.IsZero() {
-			took = "took " + r.Ended.Sub(r.Started).Round(time.Millisecond).String()
+		switch {
+		case !r.Ended.IsZero():
+			fmt.Fprintf(w, "  #%d %s  %s, took %s: %s (exit %d)\n", r.ID, r.Kind, clock(r.Started),
+				r.Ended.Sub(r.Started).Round(time.Millisecond), r.Status, r.ExitCode)
+		case r.Running:
+			fmt.Fprintf(w, "  #%d %s  %s, running now (%s)\n", r.ID, r.Kind, clock(r.Started), writerString(st.Writer))
+		default:
+			fmt.Fprintf(w, "  #%d %s  %s, died without recording an end (no run holds the mirror)\n", r.ID, r.Kind, clock(r.Started))
 		}
-		fmt.Fprintf(w, "  #%d %s  %s, %s: %s (exit %d)\n", r.ID, r.Kind, clock(r.Started), took, r.Status, r.ExitCode)
 		for _, s := range r.Sets {
 			fmt.Fprintf(w, "      %s\n", s)
 		}
@@ -237,6 +271,10 @@ func printStatus(w io.Writer, st *statusReport) {
 			fmt.Fprintf(w, "      %s\n", oneLine(r.Message))
 		}
 	}
+}
+
+func writerString(w *writerInfo) string {
+	return mirror.Holder{PID: w.PID, Host: w.Host, Started: w.Started}.String()
 }
 
 func viaName(via string) string {

@@ -163,6 +163,7 @@ func syncOnce(ctx context.Context, o syncOptions, rebaselineOnGap bool, d *deps,
 		Via:             o.via,
 	})
 	stop()
+	logDeletions(d, rep)
 	err = outcome(rep, err)
 	report(rep, err)
 	rec.finish(rep, err)
