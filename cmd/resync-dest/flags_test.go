@@ -103,7 +103,8 @@ func TestStatePath(t *testing.T) {
 	}
 }
 
-// A --capability-list the Source does not have is a usage error.
+// A --capability-list the Source does not have is a usage error, told on
+// stderr only.
 func TestUnknownCapabilityList(t *testing.T) {
 	t.Parallel()
 	_, srv := served(t, nil)
@@ -111,6 +112,9 @@ func TestUnknownCapabilityList(t *testing.T) {
 		r := runCLI(t, args([]string{verb, "--dest", t.TempDir(), "--capability-list", srv.URL + "/nope.xml"}, srv.URL)...)
 		if r.code != exitUsage {
 			t.Errorf("%s: exit %d, want %d\n%s", verb, r.code, exitUsage, r.stderr)
+		}
+		if r.stdout != "" { // no empty "sync of " summary
+			t.Errorf("%s: a usage error printed to stdout: %q", verb, r.stdout)
 		}
 	}
 }

@@ -2,14 +2,19 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/resync-dest/resync-dest/agent"
 	"github.com/resync-dest/resync-dest/incremental"
+	"github.com/resync-dest/resync-dest/mirror"
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
@@ -65,6 +70,9 @@ type incrementalFlags struct {
 
 // runIncremental is the incremental command.
 func runIncremental(ctx context.Context, o syncOptions, f incrementalFlags, d *deps) error {
+	if err := checkEverSynced(o, f); err != nil {
+		return err
+	}
 	e, err := openEnv(ctx, o, d)
 	if err != nil {
 		return err
@@ -104,6 +112,24 @@ func incrementalIn(ctx context.Context, o syncOptions, f incrementalFlags, d *de
 	}
 	rec.finish(rep, err)
 	return err
+}
+
+// checkEverSynced refuses, before anything is made or asked of the
+// Source, an incremental sync of a mirror that has no state at all: no set
+// of it has a cursor to start from (--from gives one).
+func checkEverSynced(o syncOptions, f incrementalFlags) error {
+	if !f.from.IsZero() {
+		return nil
+	}
+	statePath := o.statePath
+	if statePath == "" {
+		statePath = filepath.Join(mirror.StateDirIn(o.dest), "state.db")
+	}
+	if _, err := os.Stat(statePath); errors.Is(err, fs.ErrNotExist) {
+		return &exitError{code: exitUsage, err: fmt.Errorf("%w: %s was never synced (no state at %s); make a baseline first (baseline, or sync, which makes one when needed), or give --from DATETIME, the time of the first change to apply",
+			agent.ErrNoStartingPoint, o.dest, statePath)}
+	}
+	return nil
 }
 
 func incrementalWorkerOptions(o syncOptions, d *deps, prog *resourcesync.Progress) incremental.Options {

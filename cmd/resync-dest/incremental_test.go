@@ -137,10 +137,17 @@ func TestIncrementalUsage(t *testing.T) {
 	t.Parallel()
 	src, srv := served(t, nil)
 	dest := t.TempDir()
+	src.ResetCounts()
 	r := runCLI(t, args([]string{"incremental", "--dest", dest}, srv.URL)...).want(t, exitUsage)
 	contains(t, r.stderr, "never synced", "baseline", "--from")
 	if len(fixtures.MirrorFiles(t, dest)) != 0 {
 		t.Errorf("a refused run wrote files")
+	}
+	if _, err := os.Stat(filepath.Join(dest, ".resync-dest")); !os.IsNotExist(err) {
+		t.Errorf("a refused run made .resync-dest (%v)", err)
+	}
+	if r.stdout != "" || src.TotalRequests() != 0 {
+		t.Errorf("a refused run printed %q and made %d requests", r.stdout, src.TotalRequests())
 	}
 	runCLI(t, args([]string{"incremental", "--dest", dest, "--from", "yesterday"}, srv.URL)...).want(t, exitUsage)
 	runCLI(t, args([]string{"incremental", "--dest", dest, "--checksum"}, srv.URL)...).want(t, exitUsage)
