@@ -9,13 +9,23 @@ import (
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
+// Page is what the HTML report says besides the Report: the repair
+// command, the mirror audited, when and by which version of the tool (a
+// page kept for later must say what it describes).
+type Page struct {
+	Repair  string    // the command that repairs every difference; GenericRepair when empty
+	Mirror  string    // the mirror's path
+	Created time.Time // when the audit ran
+	Tool    string    // "resync-dest v1.2.3"
+}
+
 // WriteHTML writes the report as one self-contained HTML page (inline
 // style, no scripts, nothing fetched): the verdict and counts, each set,
 // then a table per kind of difference and the errors, and the repair
 // command (repair, or GenericRepair when it is ""). Every value is
 // escaped (html/template), whatever a file in the mirror is named. It
 // returns the first write error; it only reads the report.
-func (r *Report) WriteHTML(w io.Writer, repair string) error {
+func (r *Report) WriteHTML(w io.Writer, p Page) error {
 	t, err := template.New("report").Funcs(template.FuncMap{
 		"datetime": func(t time.Time) string {
 			if t.IsZero() {
@@ -29,10 +39,14 @@ func (r *Report) WriteHTML(w io.Writer, repair string) error {
 	}
 	data := struct {
 		*Report
+		Page
 		Verdict string
 		Advice  string
-		Repair  string
-	}{Report: r, Verdict: r.Verdict(), Advice: r.RepairAdvice(), Repair: repair}
+		Created string
+	}{Report: r, Page: p, Verdict: r.Verdict(), Advice: r.RepairAdvice()}
+	if !p.Created.IsZero() {
+		data.Created = p.Created.UTC().Format("2006-01-02 15:04:05 UTC")
+	}
 	if data.Repair == "" {
 		data.Repair = GenericRepair
 	}
@@ -68,6 +82,7 @@ pre { background: #f4f4f4; padding: .7em 1em; white-space: pre-wrap; }
 </head>
 <body>
 <h1>Audit of <code>{{.Source}}</code></h1>
+<p class="note">Mirror <code>{{.Mirror}}</code>{{with .Created}}, audited {{.}}{{end}}{{with .Tool}}, by {{.}}{{end}}</p>
 <p class="verdict {{if .InSync}}ok{{else}}bad{{end}}">{{.Verdict}}</p>
 {{with .Counts}}
 <table>

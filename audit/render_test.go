@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/resync-dest/resync-dest/audit"
@@ -65,7 +66,7 @@ func TestRenderGolden(t *testing.T) {
 	if err := rep.WriteJSON(&js); err != nil {
 		t.Fatal(err)
 	}
-	if err := rep.WriteHTML(&page, goldenRepair); err != nil {
+	if err := rep.WriteHTML(&page, audit.Page{Repair: goldenRepair, Mirror: "/DEST", Created: time.Date(2026, 11, 24, 20, 0, 0, 0, time.UTC), Tool: "resync-dest v1.2.3"}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "report.txt", norm(txt.Bytes()))
@@ -133,7 +134,7 @@ func FuzzRender(f *testing.F) {
 			if err := rep.WriteText(&a, "repair"); err != nil {
 				t.Fatal(err)
 			}
-			if err := rep.WriteHTML(&b, "repair"); err != nil {
+			if err := rep.WriteHTML(&b, audit.Page{Repair: "repair", Mirror: msg}); err != nil {
 				t.Fatal(err)
 			}
 			if err := rep.WriteJSON(&c); err != nil {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -104,6 +105,14 @@ func parseAuditFlags(c *cli.Context, d *deps) (auditOptions, error) {
 		return o, err
 	}
 	o.env.http.allowHosts = o.env.allowHosts
+	// The page is written after the audit, which may take hours: a
+	// directory that is not there is said now.
+	if o.html != "" {
+		dir := filepath.Dir(o.html)
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return o, usageErrorf("--html %s: the directory %s does not exist", o.html, dir)
+		}
+	}
 	return o, nil
 }
 
@@ -113,6 +122,7 @@ func runAudit(ctx context.Context, o auditOptions, d *deps) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer context.AfterFunc(d.drain, cancel)()
+	started := time.Now()
 	e, err := openReadOnlyEnv(ctx, o.env, d)
 	if err != nil {
 		return err
@@ -137,7 +147,7 @@ func runAudit(ctx context.Context, o auditOptions, d *deps) error {
 	if rep == nil || ctx.Err() != nil {
 		return err // interrupted: a report of half the sets would mislead
 	}
-	if werr := writeAuditReport(d, o, rep); werr != nil {
+	if werr := writeAuditReport(d, o, rep, started); werr != nil {
 		return errors.Join(err, werr)
 	}
 	return auditOutcome(rep, err)
@@ -145,11 +155,12 @@ func runAudit(ctx context.Context, o auditOptions, d *deps) error {
 
 // writeAuditReport prints the report (JSON or text) and writes the HTML
 // page when asked.
-func writeAuditReport(d *deps, o auditOptions, rep *audit.Report) error {
+func writeAuditReport(d *deps, o auditOptions, rep *audit.Report, started time.Time) error {
 	repair := repairCommand(o, rep)
 	if o.html != "" {
 		var page bytes.Buffer
-		if err := rep.WriteHTML(&page, repair); err != nil {
+		p := audit.Page{Repair: repair, Mirror: o.env.dest, Created: started, Tool: "resync-dest " + build().Version}
+		if err := rep.WriteHTML(&page, p); err != nil {
 			return err
 		}
 		if err := os.WriteFile(o.html, page.Bytes(), 0o644); err != nil {

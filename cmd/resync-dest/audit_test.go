@@ -135,7 +135,8 @@ func TestAuditCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	contains(t, string(html), "<!DOCTYPE html>", "Missing", "Extra", "Changed", auditRel(t, rs[2].URI), "--max-delete 2")
+	contains(t, string(html), "<!DOCTYPE html>", "Missing", "Extra", "Changed", auditRel(t, rs[2].URI), "--max-delete 2",
+		"Mirror <code>"+dest+"</code>, audited "+time.Now().UTC().Format("2006-01-02"), "by resync-dest "+build().Version)
 
 	if after := fixtures.TreeSnapshot(t, dest, false); after != before {
 		t.Errorf("audit changed the mirror or the state:\nbefore\n%s\nafter\n%s", before, after)
@@ -245,5 +246,20 @@ func TestShellQuote(t *testing.T) {
 		if got := shellQuote(in); got != want {
 			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// --html into a directory that does not exist is refused before the audit
+// starts: not a request is made.
+func TestAuditHTMLIntoAMissingDirectory(t *testing.T) {
+	src, srv := served(t, nil)
+	dest := t.TempDir()
+	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+	src.ResetCounts()
+	page := filepath.Join(t.TempDir(), "no", "such", "report.html")
+	r := runCLI(t, auditArgs([]string{"audit", "--dest", dest, "--html", page}, srv.URL)...).want(t, exitUsage)
+	contains(t, r.stderr, "--html "+page, "does not exist")
+	if n := src.TotalRequests(); n != 0 {
+		t.Errorf("the audit ran (%d requests) before refusing --html", n)
 	}
 }
