@@ -10,7 +10,7 @@ import (
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
-// Exit statuses of the command-line contract (../shared/CONTRACT.md).
+// Exit statuses of the command-line contract (README, "Exit status").
 const (
 	exitOK          = 0
 	exitFatal       = 1
