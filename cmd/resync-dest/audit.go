@@ -55,7 +55,7 @@ not be reached, 1 on other errors (a set or a file that could not be compared).`
 			&cli.IntFlag{Name: "workers", Value: audit.DefaultOptions().Workers, DefaultText: "one per CPU, at least 2", Usage: "how many files are hashed at once"},
 			&cli.StringSliceFlag{Name: "allow-host", Usage: "also compare resources on `HOST` (repeatable; as given to the sync commands)"},
 			&cli.BoolFlag{Name: "fast", Usage: "quick check: re-hash only files whose size or mtime differs from the state's record"},
-			&cli.BoolFlag{Name: "json", Usage: "print the report as one JSON document on stdout"},
+			&cli.BoolFlag{Name: "json", Usage: "print the report as one JSON document on stdout, also when the audit fails (an envelope with exit_code and error)"},
 			&cli.StringFlag{Name: "html", Usage: "also write the report as a self-contained HTML page to `FILE`"},
 		}, httpFlags()...),
 		Action: withJSON(d, func(c *cli.Context) error {

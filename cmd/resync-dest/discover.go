@@ -33,7 +33,7 @@ Exits 0 when a Source was found, 1 when the URL does not lead to a ResourceSync 
 document is malformed (the message names the URL and the cause), 5 when the Source could
 not be reached.`,
 		Flags: append([]cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON document on stdout"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON document on stdout, also when the command fails (an envelope with exit_code and error)"},
 			&cli.StringSliceFlag{Name: "allow-host", Usage: "also follow redirects to `HOST` (repeatable; default: the host of URL only)", EnvVars: []string{"RESYNC_DEST_ALLOW_HOST"}},
 		}, httpFlags()...),
 		Action: withJSON(d, func(c *cli.Context) error {

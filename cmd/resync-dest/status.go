@@ -41,7 +41,7 @@ outcome and counts.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "dest", Usage: "mirror root `DIR` (required)", EnvVars: []string{"RESYNC_DEST_DEST"}},
 			&cli.StringFlag{Name: "state", Usage: "SQLite state `FILE` (default: DIR/.resync-dest/state.db)", EnvVars: []string{"RESYNC_DEST_STATE"}},
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON document on stdout"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON document on stdout, also when the command fails (an envelope with exit_code and error)"},
 			&cli.IntFlag{Name: "runs", Value: 10, Usage: "how many of the last runs to show"},
 		},
 		Action: withJSON(d, func(c *cli.Context) error {

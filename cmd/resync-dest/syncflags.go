@@ -52,7 +52,7 @@ func syncFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "say what would be done; write nothing, state included"},
 		&cli.BoolFlag{Name: "checksum", Aliases: []string{"c"}, Usage: "re-hash local files instead of trusting the state; re-fetch those that differ"},
 		&cli.StringSliceFlag{Name: "allow-host", Usage: "also fetch resources from `HOST` (repeatable; default: the Source's own hosts only)", EnvVars: []string{"RESYNC_DEST_ALLOW_HOST"}},
-		&cli.BoolFlag{Name: "json", Usage: "print the final summary as one JSON document on stdout"},
+		&cli.BoolFlag{Name: "json", Usage: "print the final summary as one JSON document on stdout, also when the run fails (an envelope with exit_code and error; watch: one line a sync)"},
 		&cli.StringFlag{Name: "progress", Value: "auto", Usage: "auto, always or never: a live progress line on stderr", EnvVars: []string{"RESYNC_DEST_PROGRESS"}},
 		&cli.StringFlag{Name: "via", Value: string(resourcesync.ViaAuto), Usage: "`HOW` to copy: list (from the Resource/Change Lists), dump (from the Resource/Change Dumps) or auto: a baseline into a set that holds nothing uses the Resource Dump, incremental the Change List, each when offered", EnvVars: []string{"RESYNC_DEST_VIA"}},
 		&cli.StringFlag{Name: "metrics-textfile", Usage: "after the run, write the mirror's metrics to `FILE` (Prometheus text format, atomically), for node_exporter's textfile collector", EnvVars: []string{"RESYNC_DEST_METRICS_TEXTFILE"}},

@@ -265,3 +265,35 @@ func waitEvent(t *testing.T, events <-chan string, stderr *fixtures.LockedBuffer
 		return ""
 	}
 }
+
+// watch --json prints one envelope a sync, each on its own line (JSON
+// Lines), naming the mirror.
+func TestWatchJSONLines(t *testing.T) {
+	_, srv := served(t, nil)
+	dest := filepath.Join(t.TempDir(), "mirror")
+	drain, stop := context.WithCancel(context.Background())
+	var stdout, stderr fixtures.LockedBuffer
+	code := make(chan int, 1)
+	go func() {
+		code <- run(context.Background(), []string{"resync-dest", "watch", "--json", "--dest", dest,
+			"--listen", "127.0.0.1:0", "--poll-interval", "1h", "--max-retry-wait", "5ms", srv.URL},
+			stdio{out: &stdout, err: &stderr}, drain, func() os.Signal { return syscall.SIGTERM })
+	}()
+	waitUntil(t, "the first sync's line", func() bool { return strings.HasSuffix(stdout.String(), "}\n") })
+	stop()
+	select {
+	case c := <-code:
+		if c != exitSIGTERM {
+			t.Errorf("exit %d, want %d\n%s", c, exitSIGTERM, stderr.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("watch did not stop")
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	for _, l := range lines {
+		e := decodeEnvelope(t, l)
+		if e["command"] != "watch" || e["dest"] != dest || e["exit_code"] != float64(0) || e["result"] == nil {
+			t.Errorf("a sync's line: %v", e)
+		}
+	}
+}
