@@ -54,7 +54,7 @@ func (j *jsonDoc) envelope(err error, code int) envelope {
 	return e
 }
 
-// writeJSON writes v as one indented JSON document; lines writes it on
+// writeJSON writes v as one indented JSON document; oneLine writes it on
 // one line (JSON Lines, for watch's stream).
 func writeJSON(w io.Writer, v any, oneLine bool) error {
 	enc := json.NewEncoder(w)
