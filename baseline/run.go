@@ -33,6 +33,7 @@ func Run(ctx context.Context, set Set, d Deps, opts Options) (*Summary, error) {
 	}
 	r.tally = transfer.NewTally(opts.RunOptions, d.Log, &r.sum.Counts, &r.sum.WouldDelete, &r.sum.Failures)
 	opts.Progress.Start(r.sum.Started)
+	opts.Progress.Set(set.CapabilityList)
 	err := r.run(ctx)
 	if r.packages != nil {
 		r.sum.Packages = r.packages.Downloaded()
@@ -115,7 +116,7 @@ func (r *run) Units(ctx context.Context, f *transfer.Feed) error {
 
 // listUnits emits the entries of the Resource List (and its index parts).
 func (r *run) listUnits(ctx context.Context, f *transfer.Feed) error {
-	wopts := resourcesync.WalkOptions{Limits: r.opts.Limits}
+	wopts := resourcesync.WalkOptions{Limits: r.opts.Limits, Read: r.opts.Progress.ListRead}
 	h, err := resourcesync.Walk(ctx, r.d.Open, r.set.ResourceList, resourcesync.CapResourceList, wopts,
 		func(_ *resourcesync.Part, e *resourcesync.Entry) error {
 			if e.BadLastMod != "" {

@@ -44,6 +44,7 @@ func Run(ctx context.Context, set Set, d Deps, opts Options) (*Summary, error) {
 	}
 	r.tally = transfer.NewTally(opts.RunOptions, d.Log, &r.sum.Counts, &r.sum.WouldDelete, &r.sum.Failures)
 	opts.Progress.Start(r.sum.Started)
+	opts.Progress.Set(set.CapabilityList)
 	err := r.run(ctx)
 	r.closePackages()
 	if r.packages != nil {

@@ -1,6 +1,7 @@
 package resourcesync
 
 import (
+	"math"
 	"sync/atomic"
 	"time"
 )
@@ -35,14 +36,30 @@ type Progress struct {
 	listed, created, updated, unchanged, deleted, failed, skipped, bytes atomic.Int64
 	listingDone                                                          atomic.Bool
 	started                                                              atomic.Int64 // unix nanoseconds
+	set                                                                  atomic.Pointer[string]
+	setListed                                                            atomic.Int64  // listed when the set began
+	read                                                                 atomic.Uint64 // float64 bits: share of the set's list read
 }
 
 // Start records when the run started (for rates).
 func (p *Progress) Start(t time.Time) { p.started.Store(t.UnixNano()) }
 
+// Set says which set the run is now in: the counters go on (they are the
+// run's), the listing starts again, and the share read goes back to 0.
+func (p *Progress) Set(name string) {
+	p.set.Store(&name)
+	p.listingDone.Store(false)
+	p.setListed.Store(p.listed.Load())
+	p.read.Store(0)
+}
+
 // Listed counts an entry read; ListingDone marks the end of the lists.
 func (p *Progress) Listed()      { p.listed.Add(1) }
 func (p *Progress) ListingDone() { p.listingDone.Store(true) }
+
+// ListRead records the share (0 to 1) of the set's list read so far, so
+// that a display can estimate its length before the end (see Walk's Read).
+func (p *Progress) ListRead(share float64) { p.read.Store(math.Float64bits(share)) }
 
 // Count adds one outcome.
 func (p *Progress) Created(bytes int64) { p.created.Add(1); p.bytes.Add(bytes) }
@@ -52,8 +69,11 @@ func (p *Progress) Deleted()            { p.deleted.Add(1) }
 func (p *Progress) Failed()             { p.failed.Add(1) }
 func (p *Progress) Skipped()            { p.skipped.Add(1) }
 
-// Snapshot reads the counters. Total is true once every list was read, so
-// that Counts.Listed is the total to expect.
+// Hashed counts bytes read to check a file (an audit's).
+func (p *Progress) Hashed(bytes int64) { p.bytes.Add(bytes) }
+
+// Snapshot reads the counters. Total is true once every list of the set in
+// progress was read, so that Counts.Listed is the total to expect so far.
 func (p *Progress) Snapshot() (c Counts, total bool, started time.Time) {
 	c = Counts{
 		Listed: p.listed.Load(), Created: p.created.Load(), Updated: p.updated.Load(),
@@ -64,6 +84,27 @@ func (p *Progress) Snapshot() (c Counts, total bool, started time.Time) {
 		started = time.Unix(0, s)
 	}
 	return c, p.listingDone.Load(), started
+}
+
+// Expected is the number of entries the run is expected to list by the end
+// of the set in progress: exact once its listing is done, else estimated
+// from the share of its list read (0 when there is no estimate yet). set
+// names the set in progress ("" before the first).
+func (p *Progress) Expected() (expected int64, exact bool, set string) {
+	if s := p.set.Load(); s != nil {
+		set = *s
+	}
+	listed := p.listed.Load()
+	if p.listingDone.Load() {
+		return listed, true, set
+	}
+	share := math.Float64frombits(p.read.Load())
+	base := p.setListed.Load()
+	if share <= 0 || listed <= base {
+		return 0, false, set
+	}
+	est := base + int64(math.Round(float64(listed-base)/math.Min(share, 1)))
+	return max(est, listed), false, set
 }
 
 // Done is the number of resources dealt with, whatever the outcome.

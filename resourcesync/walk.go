@@ -33,6 +33,27 @@ type WalkOptions struct {
 	// document. An error from either stops the walk.
 	StartPart func(p *Part) error
 	EndPart   func(p *Part) error
+	// Read, when set, is told the share (0 to 1) of the walk read so far,
+	// as each entry is read: a progress display estimates the number of
+	// entries from it before the end. For an index, each part it lists
+	// counts as an equal share. It is told nothing for a document whose
+	// size the opener's body does not give (a Size() int64 method).
+	Read func(share float64)
+}
+
+// sized is a body that knows its size (a spooled document).
+type sized interface{ Size() int64 }
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // CapabilityMismatchError says a document is not what pointed at it says it
@@ -60,12 +81,12 @@ func (e *CapabilityMismatchError) Error() string {
 // mismatch, an index nested in an index, ctx, or fn, and returns it wrapped
 // with the URL of the document concerned.
 func Walk(ctx context.Context, open Opener, docURL string, want Capability, opts WalkOptions, fn func(p *Part, e *Entry) error) (*Header, error) {
-	top, err := walkDoc(ctx, open, docURL, want, opts, nil, nil, 0, fn)
+	top, err := walkDoc(ctx, open, docURL, want, opts, nil, nil, 0, opts.Read, fn)
 	return top, err
 }
 
 func walkDoc(ctx context.Context, open Opener, docURL string, want Capability, opts WalkOptions,
-	index *Header, ref *Entry, pos int, fn func(p *Part, e *Entry) error) (*Header, error) {
+	index *Header, ref *Entry, pos int, read func(share float64), fn func(p *Part, e *Entry) error) (*Header, error) {
 	final, body, err := open(ctx, docURL)
 	if err != nil {
 		return nil, fmt.Errorf("open %s %s: %w", want.Name(), docURL, err)
@@ -75,7 +96,14 @@ func walkDoc(ctx context.Context, open Opener, docURL string, want Capability, o
 	if err != nil {
 		return nil, fmt.Errorf("open %s %s: final URL %q: %w", want.Name(), docURL, final, err)
 	}
-	r := NewReader(body, final, opts.Limits)
+	var in io.Reader = body
+	var counted *countingReader
+	var size int64
+	if sz, ok := body.(sized); ok && read != nil && sz.Size() > 0 {
+		counted, size = &countingReader{r: body}, sz.Size()
+		in = counted
+	}
+	r := NewReader(in, final, opts.Limits)
 	h, err := r.Header()
 	if err != nil {
 		return nil, err
@@ -107,9 +135,15 @@ func walkDoc(ctx context.Context, open Opener, docURL string, want Capability, o
 			return nil, err
 		}
 		e.Loc = resolve(base, e.Loc)
+		if counted != nil {
+			read(min(float64(counted.n)/float64(size), 1))
+		}
 		if err := fn(p, e); err != nil {
 			return nil, err
 		}
+	}
+	if counted != nil {
+		read(1)
 	}
 	if opts.EndPart != nil {
 		if err := opts.EndPart(p); err != nil {
@@ -148,7 +182,11 @@ func walkIndex(ctx context.Context, open Opener, r *Reader, base *url.URL, h *He
 		if opts.SkipPart != nil && opts.SkipPart(ref) {
 			continue
 		}
-		if _, err := walkDoc(ctx, open, ref.Loc, want, opts, h, ref, i+1, fn); err != nil {
+		var read func(float64)
+		if opts.Read != nil {
+			read = func(share float64) { opts.Read((float64(i) + share) / float64(len(refs))) }
+		}
+		if _, err := walkDoc(ctx, open, ref.Loc, want, opts, h, ref, i+1, read, fn); err != nil {
 			return err
 		}
 	}

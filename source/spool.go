@@ -71,7 +71,7 @@ func (s *spool) open() (io.ReadCloser, error) {
 	if s.file == nil {
 		b := s.mem.Bytes()
 		s.mem = bytes.Buffer{}
-		return io.NopCloser(bytes.NewReader(b)), nil
+		return memDoc{bytes.NewReader(b)}, nil
 	}
 	f := &spoolFile{f: s.file}
 	s.file = nil
@@ -103,6 +103,21 @@ func (e *spoolError) Unwrap() error { return e.err }
 type spoolFile struct{ f *os.File }
 
 func (f *spoolFile) Read(p []byte) (int, error) { return f.f.Read(p) }
+
+// Size is the document's size (a reader of it reports its progress).
+func (f *spoolFile) Size() int64 {
+	fi, err := f.f.Stat()
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
+// memDoc is a document held in memory, open for reading; it keeps the
+// reader's Size.
+type memDoc struct{ *bytes.Reader }
+
+func (memDoc) Close() error { return nil }
 
 // Close closes the file, which frees its space.
 func (f *spoolFile) Close() error { return f.f.Close() }
