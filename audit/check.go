@@ -44,6 +44,7 @@ func (a *auditor) check(j job) {
 func (a *auditor) checkHashed(j job, d Difference, algs []string) {
 	l := j.l
 	sums, n, err := a.d.Mirror.HashFile(l.Path, algs)
+	a.opts.Progress.Hashed(n)
 	switch {
 	case err != nil && gone(err):
 		a.col.missing(d) // removed since the walk saw it

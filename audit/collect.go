@@ -1,6 +1,10 @@
 package audit
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/resync-dest/resync-dest/resourcesync"
+)
 
 // collector gathers a set's findings from the merge and the workers. It
 // is safe for concurrent use.
@@ -8,9 +12,12 @@ type collector struct {
 	mu  sync.Mutex
 	max int // differences (and problems) kept per kind
 	sr  *SetReport
+
+	progress *resourcesync.Progress // told of each finding (Options.Progress)
 }
 
 func (c *collector) inSync(unverifiable bool) {
+	c.progress.Unchanged()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.sr.Counts.InSync++
@@ -18,6 +25,7 @@ func (c *collector) inSync(unverifiable bool) {
 }
 
 func (c *collector) missing(d Difference) {
+	c.progress.Updated(0)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.sr.Counts.Missing++
@@ -25,6 +33,7 @@ func (c *collector) missing(d Difference) {
 }
 
 func (c *collector) extra(d Difference) {
+	c.progress.Deleted()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.sr.Counts.Extra++
@@ -32,6 +41,7 @@ func (c *collector) extra(d Difference) {
 }
 
 func (c *collector) changed(d Difference, unverifiable bool) {
+	c.progress.Updated(0)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.sr.Counts.Changed++
@@ -40,6 +50,7 @@ func (c *collector) changed(d Difference, unverifiable bool) {
 }
 
 func (c *collector) problem(p Problem) {
+	c.progress.Failed()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.sr.Counts.Errors++
@@ -51,6 +62,7 @@ func (c *collector) problem(p Problem) {
 }
 
 func (c *collector) skipped() {
+	c.progress.Skipped()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.sr.Counts.Skipped++

@@ -77,8 +77,9 @@ func (a *auditor) readList(ctx context.Context, open resourcesync.Opener) (*reso
 		}
 		var err error
 		h, err = resourcesync.Walk(gctx, open, a.set.ResourceList, resourcesync.CapResourceList,
-			resourcesync.WalkOptions{Limits: a.opts.Limits},
+			resourcesync.WalkOptions{Limits: a.opts.Limits, Read: a.opts.Progress.ListRead},
 			func(_ *resourcesync.Part, e *resourcesync.Entry) error {
+				a.opts.Progress.Listed()
 				batch = append(batch, resourcesync.Listed{
 					URI: e.Loc, Length: e.MD.Length, HasLength: e.MD.HasLength, Fixity: e.MD.Hash, LastMod: e.LastMod,
 				})

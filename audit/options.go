@@ -27,6 +27,12 @@ type Options struct {
 	// set's report keeps, so that the audit of an empty mirror of a huge
 	// Source does not hold every path in memory; the counts stay exact.
 	MaxListed int
+	// Progress, when set, is told of the audit as it goes, for a progress
+	// display: Listed per entry read, and per resource compared Unchanged
+	// (in sync), Updated (missing or changed), Failed (could not be
+	// compared), Skipped (out of scope), Deleted (an extra file); the
+	// bytes are those hashed.
+	Progress *resourcesync.Progress
 }
 
 // DefaultOptions hash with one worker per CPU and keep up to 100,000
@@ -42,6 +48,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxListed <= 0 {
 		o.MaxListed = d.MaxListed
+	}
+	if o.Progress == nil {
+		o.Progress = &resourcesync.Progress{}
 	}
 	return o
 }

@@ -37,7 +37,7 @@ func Run(ctx context.Context, set Set, d Deps, opts Options) (*SetReport, error)
 	if opts.Fast {
 		sr.Method = "fast"
 	}
-	a := &auditor{set: set, d: d, opts: opts, sr: sr, col: &collector{max: opts.MaxListed, sr: sr},
+	a := &auditor{set: set, d: d, opts: opts, sr: sr, col: &collector{max: opts.MaxListed, sr: sr, progress: opts.Progress},
 		unlisted: map[string]error{}}
 	if err := a.run(ctx); err != nil {
 		sr.Counts, sr.missing, sr.extra, sr.changed, sr.problems = Counts{}, nil, nil, nil, nil
@@ -80,11 +80,13 @@ func (a *auditor) run(ctx context.Context) error {
 	}
 	a.listing = l
 	defer l.Close()
+	a.opts.Progress.Set(a.set.CapabilityList)
 	a.d.Log.Info().Str("resource_list", a.set.ResourceList).
 		Str("change_list", a.set.ChangeList).Str("method", a.sr.Method).Msg("audit")
 	if err := a.current(ctx); err != nil {
 		return err
 	}
+	a.opts.Progress.ListingDone()
 	a.countUnlisted()
 	return a.compare(ctx)
 }
