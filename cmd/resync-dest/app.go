@@ -14,6 +14,7 @@ import (
 type deps struct {
 	io     stdio
 	log    zerolog.Logger
+	logOut *logSink        // where log writes: stderr, or above the live progress bar
 	drain  context.Context // cancelled when the user asks to stop (first signal)
 	isTerm bool            // stderr is a terminal (live progress)
 	quiet  bool            // --quiet: no summary for a person when all went well
@@ -151,7 +152,10 @@ func (d *deps) commandLogging(c *cli.Context) error {
 
 // setLogging makes the logger and the display settings for o.
 func (d *deps) setLogging(o logOptions) error {
-	log, err := newLogger(d.io.err, o)
+	if d.logOut == nil {
+		d.logOut = &logSink{w: d.io.err}
+	}
+	log, err := newLogger(d.logOut, o)
 	if err != nil {
 		return err
 	}

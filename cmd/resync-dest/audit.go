@@ -15,6 +15,7 @@ import (
 
 	"github.com/resync-dest/resync-dest/agent"
 	"github.com/resync-dest/resync-dest/audit"
+	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/state"
 )
 
@@ -57,6 +58,7 @@ not be reached, 1 on other errors (a set or a file that could not be compared).`
 			&cli.BoolFlag{Name: "fast", Usage: "quick check: re-hash only files whose size or mtime differs from the state's record"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as one JSON document on stdout, also when the audit fails (an envelope with exit_code and error)"},
 			&cli.StringFlag{Name: "html", Usage: "also write the report as a self-contained HTML page to `FILE`"},
+			&cli.StringFlag{Name: "progress", Value: "auto", Usage: "auto, always or never: a live progress bar on stderr", EnvVars: []string{"RESYNC_DEST_PROGRESS"}},
 		}, httpFlags()...),
 		Action: withJSON(d, func(c *cli.Context) error {
 			o, err := parseAuditFlags(c, d)
@@ -72,10 +74,15 @@ func parseAuditFlags(c *cli.Context, d *deps) (auditOptions, error) {
 	o := auditOptions{
 		env: syncOptions{
 			dest: c.String("dest"), statePath: c.String("state"), capabilityList: c.String("capability-list"),
-			allowHosts: c.StringSlice("allow-host"), json: c.Bool("json"),
+			allowHosts: c.StringSlice("allow-host"), json: c.Bool("json"), progress: c.String("progress"),
 		},
 		maps: c.StringSlice("map"), workers: c.Int("workers"), fast: c.Bool("fast"), json: c.Bool("json"),
 		html: c.String("html"),
+	}
+	switch o.env.progress {
+	case "auto", "always", "never":
+	default:
+		return o, usageErrorf("--progress %q: want auto, always or never", o.env.progress)
 	}
 	if c.NArg() != 1 {
 		return o, usageErrorf("audit takes one URL (the Source, or one of its documents)")
@@ -141,9 +148,12 @@ func runAudit(ctx context.Context, o auditOptions, d *deps) error {
 	wo := audit.DefaultOptions()
 	wo.Workers, wo.Fast = o.workers, o.fast
 	wo.Limits = o.env.http.limits()
+	wo.Progress = &resourcesync.Progress{}
+	stop := startProgress(d, progressMode(o.env, d), wo.Progress, auditing)
 	rep, err := agent.Audit(ctx, disc, ad, agent.AuditOptions{
 		Worker: wo, CapabilityList: o.env.capabilityList, AllowHosts: o.env.allowHosts,
 	})
+	stop()
 	if rep == nil || ctx.Err() != nil {
 		return err // interrupted: a report of half the sets would mislead
 	}

@@ -68,7 +68,7 @@ func baselineIn(ctx context.Context, o syncOptions, d *deps, e *env) error {
 	}
 	rec := startRun(ctx, e, "baseline", o.dryRun, d)
 	prog := &resourcesync.Progress{}
-	stop := startProgress(d, progressMode(o, d), prog)
+	stop := startProgress(d, progressMode(o, d), prog, syncing)
 	rep, err := agent.Baseline(ctx, disc, e.agentDeps(d), agent.BaselineOptions{
 		Worker:         baselineWorkerOptions(o, d, prog),
 		CapabilityList: o.capabilityList,

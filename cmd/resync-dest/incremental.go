@@ -94,7 +94,7 @@ func incrementalIn(ctx context.Context, o syncOptions, f incrementalFlags, d *de
 	}
 	rec := startRun(ctx, e, "incremental", o.dryRun, d)
 	prog := &resourcesync.Progress{}
-	stop := startProgress(d, progressMode(o, d), prog)
+	stop := startProgress(d, progressMode(o, d), prog, syncing)
 	rep, err := agent.Incremental(ctx, disc, e.agentDeps(d), agent.IncrementalOptions{
 		Worker:          incrementalWorkerOptions(o, d, prog),
 		Baseline:        baselineWorkerOptions(o, d, prog),

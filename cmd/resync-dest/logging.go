@@ -65,6 +65,9 @@ const jsonLogTime = "2006-01-02T15:04:05.000Z07:00"
 
 // isTerminal reports whether w is a terminal (for colours and live progress).
 func isTerminal(w io.Writer) bool {
+	if s, ok := w.(*logSink); ok {
+		w = s.w
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

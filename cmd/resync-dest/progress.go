@@ -1,96 +1,223 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/mattn/go-runewidth"
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
 
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
-// Intervals of the progress display: a live line on a terminal, a stats
-// log line otherwise (cron mail stays short).
+// Intervals of the progress display: the live bar's redraw, a stats log
+// line otherwise (cron mail stays short).
 const (
 	liveInterval  = 250 * time.Millisecond
 	statsInterval = 30 * time.Second
 )
 
+// activity is what a progress display shows: a sync's outcomes or an
+// audit's findings.
+type activity int
+
+const (
+	syncing activity = iota
+	auditing
+)
+
 // startProgress shows a run's progress until the returned stop is called:
-// a live line on stderr when it is a terminal (or --progress always), else
+// a live bar on stderr when it is a terminal (or --progress always), else
 // a stats log line every 30 s (none with --progress never).
-func startProgress(d *deps, mode string, p *resourcesync.Progress) (stop func()) {
-	live := mode == "always" || (mode == "auto" && d.isTerm)
+func startProgress(d *deps, mode string, p *resourcesync.Progress, what activity) (stop func()) {
 	if mode == "never" {
 		return func() {}
 	}
-	interval := statsInterval
-	if live {
-		interval = liveInterval
+	m := newMeter(p, time.Now(), what)
+	stopSampling := every(sampleEvery, m.sample)
+	var stopShowing func()
+	if mode == "always" || (mode == "auto" && d.isTerm) {
+		stopShowing = showLive(d, m)
+	} else {
+		t := time.NewTicker(statsInterval)
+		stopStats := showStats(d, t.C, time.Now, m)
+		stopShowing = func() { stopStats(); t.Stop() }
 	}
-	t := time.NewTicker(interval)
-	stopShowing := showProgress(d, live, t.C, time.Now, p)
 	return func() {
 		stopShowing()
-		t.Stop()
+		stopSampling()
 	}
 }
 
-// showProgress draws (live) or logs a progress line at each tick until the
-// returned stop is called; the ticks and the clock are given so that a
-// test can drive it.
-func showProgress(d *deps, live bool, tick <-chan time.Time, now func() time.Time, p *resourcesync.Progress) (stop func()) {
+// every calls f every interval until the returned stop is called.
+func every(interval time.Duration, f func(time.Time)) (stop func()) {
+	t := time.NewTicker(interval)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
+	wg.Go(func() {
 		for {
 			select {
 			case <-done:
-				if live {
-					fmt.Fprint(d.io.err, "\r\033[K")
-				}
 				return
-			case <-tick:
-				line := progressLine(p, now())
-				if live {
-					fmt.Fprint(d.io.err, "\r\033[K"+line)
-				} else {
-					d.log.Info().Msg(line)
-				}
+			case now := <-t.C:
+				f(now)
 			}
 		}
-	}()
+	})
+	return func() {
+		t.Stop()
+		close(done)
+		wg.Wait()
+	}
+}
+
+// showStats logs a progress line at each tick until the returned stop is
+// called; the ticks and the clock are given so that a test can drive them.
+func showStats(d *deps, tick <-chan time.Time, now func() time.Time, m *meter) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick:
+				d.log.Info().Msg(statsLine(m.read(now())))
+			}
+		}
+	})
 	return func() {
 		close(done)
 		wg.Wait()
 	}
 }
 
-// progressLine describes a run so far: resources, bytes, rate, ETA once the
-// total is known.
-func progressLine(p *resourcesync.Progress, now time.Time) string {
-	c, total, started := p.Snapshot()
-	elapsed := now.Sub(started)
-	done := c.Done()
-	line := fmt.Sprintf("%d", done)
-	if total {
-		line += fmt.Sprintf("/%d", c.Listed)
-	} else {
-		line += fmt.Sprintf("/%d+", c.Listed)
+// showLive draws the run as a bar on stderr (mpb: redrawn in place at the
+// terminal's width, never wrapped) until the returned stop is called, which
+// leaves the final state on screen. Meanwhile the log is printed above the
+// bar, line by line, instead of into it.
+func showLive(d *deps, m *meter) (stop func()) {
+	opts := []mpb.ContainerOption{mpb.WithOutput(d.io.err), mpb.WithRefreshRate(liveInterval)}
+	if !isTerminal(d.io.err) {
+		// --progress always into a pipe or a file: no terminal to ask.
+		opts = append(opts, mpb.ForceTTY(), mpb.WithAutoRefresh(), mpb.WithWidth(liveWidth))
 	}
-	line += fmt.Sprintf(" resources (new %d, updated %d, unchanged %d, failed %d)  %s",
-		c.Created, c.Updated, c.Unchanged, c.Failed, humanBytes(c.Bytes))
-	if elapsed > time.Second {
-		rate := float64(c.Bytes) / elapsed.Seconds()
-		line += fmt.Sprintf("  %s/s  %.0f res/s", humanBytes(int64(rate)), float64(done)/elapsed.Seconds())
-		if total && done > 0 && done < c.Listed {
-			eta := time.Duration(float64(elapsed) * float64(c.Listed-done) / float64(done))
-			line += "  ETA " + eta.Round(time.Second).String()
+	ctx, cancel := context.WithCancel(context.Background())
+	box := mpb.NewWithContext(ctx, opts...)
+	now := func() reading { return m.read(time.Now()) }
+	bar := box.New(0, mpb.BarStyle(),
+		mpb.BarTopExtender(mpb.BarFillerFunc(func(w io.Writer, s decor.Statistics) error {
+			_, err := io.WriteString(w, fit(setLine(now()), s.AvailableWidth)+"\n")
+			return err
+		})),
+		mpb.PrependDecorators(decor.Any(func(decor.Statistics) string { return countsText(now()) })),
+		mpb.AppendDecorators(decor.Any(func(decor.Statistics) string { return ratesText(now()) })),
+	)
+	update := func() {
+		r := now()
+		bar.SetTotal(max(r.Expected, r.Done, 1), false)
+		bar.SetCurrent(min(r.Done, max(r.Expected, r.Done)))
+	}
+	stopUpdating := every(liveInterval, func(time.Time) { update() })
+	restore := d.logAbove(box)
+	return func() {
+		stopUpdating()
+		update()
+		if r := now(); r.Exact && r.Done >= r.Expected {
+			bar.SetTotal(-1, true) // complete: drawn full
+		} else {
+			bar.Abort(false) // interrupted or failed: drawn as it stands
 		}
+		restore()
+		box.Wait()
+		cancel()
+	}
+}
+
+// liveWidth is the bar's width when stderr is not a terminal (--progress
+// always); on a terminal, its width.
+const liveWidth = 80
+
+// countsText is the bar's left side: resources done of those expected.
+func countsText(r reading) string {
+	switch {
+	case r.Exact:
+		return fmt.Sprintf("%d/%d", r.Done, r.Expected)
+	case r.Expected > 0:
+		return fmt.Sprintf("%d/~%d", r.Done, r.Expected) // estimated from the share of the list read
+	default:
+		return fmt.Sprintf("%d/%d+", r.Done, r.Counts.Listed)
+	}
+}
+
+// ratesText is the bar's right side, most wanted first (the end is cut on
+// a narrow terminal): ETA, rates, bytes written (hashed, by an audit).
+func ratesText(r reading) string {
+	parts := []string{}
+	if r.HasETA {
+		parts = append(parts, "ETA "+r.ETA.Round(time.Second).String())
+	}
+	if r.Elapsed >= sampleEvery {
+		parts = append(parts, fmt.Sprintf("%.0f res/s", r.ResRate), humanBytes(int64(r.ByteRate))+"/s")
+	}
+	parts = append(parts, humanBytes(r.Counts.Bytes))
+	return strings.Join(parts, "  ")
+}
+
+// setLine is the line above the bar: the outcome so far, the time spent and
+// the set in progress.
+func setLine(r reading) string {
+	return outcomes(r) + "  elapsed " + r.Elapsed.Round(time.Second).String() + inSet(r)
+}
+
+// outcomes counts what was found so far: a sync's outcomes, or an audit's
+// findings.
+func outcomes(r reading) string {
+	c := r.Counts
+	if r.What == auditing {
+		return fmt.Sprintf("in sync %d, missing or changed %d, extra %d, errors %d", c.Unchanged, c.Updated, c.Deleted, c.Failed)
+	}
+	line := fmt.Sprintf("new %d, updated %d, unchanged %d, failed %d", c.Created, c.Updated, c.Unchanged, c.Failed)
+	if c.Deleted > 0 {
+		line += fmt.Sprintf(", deleted %d", c.Deleted)
 	}
 	return line
+}
+
+// inSet names the set in progress, if any.
+func inSet(r reading) string {
+	if r.Set == "" {
+		return ""
+	}
+	// The scheme says nothing here and takes room on a narrow terminal.
+	_, set, ok := strings.Cut(r.Set, "://")
+	if !ok {
+		set = r.Set
+	}
+	return "  set " + set
+}
+
+// fit cuts s to width columns.
+func fit(s string, width int) string {
+	return runewidth.Truncate(s, max(width, 0), "…")
+}
+
+// statsLine is the periodic log line off a terminal: the same reading as
+// the bar, in one line.
+func statsLine(r reading) string {
+	line := countsText(r) + " resources (" + outcomes(r) + ")  " + humanBytes(r.Counts.Bytes)
+	if r.Elapsed >= sampleEvery {
+		line += fmt.Sprintf("  %s/s  %.0f res/s", humanBytes(int64(r.ByteRate)), r.ResRate)
+	}
+	if r.HasETA {
+		line += "  ETA " + r.ETA.Round(time.Second).String()
+	}
+	return line + "  elapsed " + r.Elapsed.Round(time.Second).String() + inSet(r)
 }
 
 func humanBytes(n int64) string {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -12,77 +13,106 @@ import (
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
-// progressOf is a run started at started that listed listed resources
-// (all of them when total) and dealt with created (of size bytes each),
-// unchanged and failed of them.
-func progressOf(started time.Time, listed, created, unchanged, failed int, size int64, total bool) *resourcesync.Progress {
-	p := &resourcesync.Progress{}
-	p.Start(started)
-	for range listed {
+// fakeClock is a meter's time, moved by hand.
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) add(d time.Duration) time.Time { c.t = c.t.Add(d); return c.t }
+
+// doneWith deals with n resources of size bytes each.
+func doneWith(p *resourcesync.Progress, n int, size int64) {
+	for range n {
 		p.Listed()
-	}
-	if total {
-		p.ListingDone()
-	}
-	for range created {
 		p.Created(size)
 	}
-	for range unchanged {
-		p.Unchanged()
-	}
-	for range failed {
-		p.Failed()
-	}
-	return p
 }
 
-func TestProgressLine(t *testing.T) {
+// The rates are the run's, whatever the set: a Source serving 100
+// resources a second reads 100 res/s in its second set too (the old line
+// divided the run's count by the second set's time: 1,908 res/s, ETA 0s),
+// and the ETA is the rest of what is expected at that pace.
+func TestMeterRatesAcrossSets(t *testing.T) {
 	t.Parallel()
-	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	for _, tc := range []struct {
-		name string
-		p    *resourcesync.Progress
-		now  time.Time
-		want string
-	}{
-		{
-			// 40 of 100 done in 10 s: 4 res/s, 60 to go, 15 s; 100 KiB
-			// written, 10 KiB/s.
-			name: "total known",
-			p:    progressOf(t0, 100, 20, 15, 5, 5120, true),
-			now:  t0.Add(10 * time.Second),
-			want: "40/100 resources (new 20, updated 0, unchanged 15, failed 5)  100.0 KiB  10.0 KiB/s  4 res/s  ETA 15s",
-		},
-		{
-			name: "still listing: no ETA",
-			p:    progressOf(t0, 100, 20, 20, 0, 5120, false),
-			now:  t0.Add(10 * time.Second),
-			want: "40/100+ resources (new 20, updated 0, unchanged 20, failed 0)  100.0 KiB  10.0 KiB/s  4 res/s",
-		},
-		{
-			name: "first second: no rate yet",
-			p:    progressOf(t0, 100, 3, 0, 0, 100, true),
-			now:  t0.Add(500 * time.Millisecond),
-			want: "3/100 resources (new 3, updated 0, unchanged 0, failed 0)  300 B",
-		},
-		{
-			name: "all done: no ETA",
-			p:    progressOf(t0, 10, 0, 10, 0, 0, true),
-			now:  t0.Add(2 * time.Second),
-			want: "10/10 resources (new 0, updated 0, unchanged 10, failed 0)  0 B  0 B/s  5 res/s",
-		},
-		{
-			name: "ETA rounded to seconds",
-			p:    progressOf(t0, 3000, 1000, 0, 0, 3<<20, true),
-			now:  t0.Add(100*time.Second + 400*time.Millisecond),
-			want: "1000/3000 resources (new 1000, updated 0, unchanged 0, failed 0)  2.9 GiB  29.9 MiB/s  10 res/s  ETA 3m21s",
-		},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := progressLine(tc.p, tc.now); got != tc.want {
-				t.Errorf("progressLine\n got %q\nwant %q", got, tc.want)
-			}
-		})
+	c := &fakeClock{t: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}
+	p := &resourcesync.Progress{}
+	m := newMeter(p, c.t, syncing)
+	p.Start(c.t)
+	p.Set("https://example.org/dataset1/capabilitylist.xml")
+	for range 60 { // a minute at 100 res/s, 1 KiB each
+		doneWith(p, 100, 1024)
+		m.sample(c.add(time.Second))
+	}
+	p.ListingDone()
+	p.Start(c.t) // the second set starts: its own summary's clock
+	p.Set("https://example.org/dataset2/capabilitylist.xml")
+	for range 3 {
+		doneWith(p, 100, 1024)
+		m.sample(c.add(time.Second))
+	}
+	for range 300 { // listed ahead of the workers
+		p.Listed()
+	}
+	p.ListingDone()
+	r := m.read(c.t)
+	if r.ResRate < 99 || r.ResRate > 101 {
+		t.Errorf("rate %.1f res/s in the second set, want 100", r.ResRate)
+	}
+	if r.ByteRate < 99*1024 || r.ByteRate > 101*1024 {
+		t.Errorf("rate %.0f B/s, want 100 KiB/s", r.ByteRate)
+	}
+	if !r.HasETA || r.ETA.Round(time.Second) != 3*time.Second {
+		t.Errorf("ETA %v (%v), want 3s: 300 left at 100 res/s", r.ETA, r.HasETA)
+	}
+	if r.Elapsed != 63*time.Second || r.Set != "https://example.org/dataset2/capabilitylist.xml" || !r.Exact || r.Expected != 6600 {
+		t.Errorf("%+v", r)
+	}
+}
+
+// A single set has an ETA before its list is read to the end: the share of
+// the list read so far gives the number of entries to expect.
+func TestMeterEstimatesTheListBeforeItsEnd(t *testing.T) {
+	t.Parallel()
+	c := &fakeClock{t: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}
+	p := &resourcesync.Progress{}
+	m := newMeter(p, c.t, syncing)
+	p.Set("cl")
+	for range 20 {
+		doneWith(p, 10, 0)
+		m.sample(c.add(time.Second))
+	}
+	p.ListRead(0.25) // 200 listed in a quarter of the list: 800 expected
+	r := m.read(c.t)
+	if r.Exact || r.Expected != 800 || !r.HasETA || r.ETA.Round(time.Second) != 60*time.Second {
+		t.Errorf("expected %d (exact %v), ETA %v: want ~800, ETA 1m0s", r.Expected, r.Exact, r.ETA)
+	}
+	if got := countsText(r); got != "200/~800" {
+		t.Errorf("counts %q", got)
+	}
+	p.ListingDone()
+	if got := countsText(m.read(c.t)); got != "200/200" {
+		t.Errorf("counts once listed %q", got)
+	}
+}
+
+func TestStatsLine(t *testing.T) {
+	t.Parallel()
+	c := &fakeClock{t: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}
+	p := &resourcesync.Progress{}
+	m := newMeter(p, c.t, syncing)
+	if got, want := statsLine(m.read(c.t)), "0/0+ resources (new 0, updated 0, unchanged 0, failed 0)  0 B  elapsed 0s"; got != want {
+		t.Errorf("before the start\n got %q\nwant %q", got, want)
+	}
+	p.Set("https://example.org/cl.xml")
+	for range 10 {
+		doneWith(p, 4, 2560)
+		m.sample(c.add(time.Second))
+	}
+	for range 60 {
+		p.Listed()
+	}
+	p.ListingDone()
+	want := "40/100 resources (new 40, updated 0, unchanged 0, failed 0)  100.0 KiB  10.0 KiB/s  4 res/s  ETA 15s  elapsed 10s  set example.org/cl.xml"
+	if got := statsLine(m.read(c.t)); got != want {
+		t.Errorf("\n got %q\nwant %q", got, want)
 	}
 }
 
@@ -104,56 +134,8 @@ func progressDeps(isTerm bool) (d *deps, stderr, log *fixtures.LockedBuffer) {
 	return &deps{io: stdio{out: &fixtures.LockedBuffer{}, err: stderr}, log: zerolog.New(log), isTerm: isTerm}, stderr, log
 }
 
-// waitForProgress polls until cond holds, failing the test after a generous
-// deadline; it returns as soon as cond holds.
-func waitForProgress(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
-// On a terminal (or --progress always) the line is redrawn in place on
-// stderr, every liveInterval, with resources, bytes, rate and ETA; stop
-// clears it. Nothing goes to the log.
-func TestLiveProgress(t *testing.T) {
-	for _, tc := range []struct {
-		mode   string
-		isTerm bool
-	}{{"always", false}, {"auto", true}} {
-		t.Run(fmt.Sprintf("%s,terminal=%v", tc.mode, tc.isTerm), func(t *testing.T) {
-			d, stderr, log := progressDeps(tc.isTerm)
-			p := progressOf(time.Now().Add(-10*time.Second), 100, 20, 20, 0, 5120, true)
-			stop := startProgress(d, tc.mode, p)
-			const redraw = "\r\033[K"
-			waitForProgress(t, "the live line", func() bool { return strings.Contains(stderr.String(), redraw+"40/100 resources") })
-			stop()
-			out := stderr.String()
-			draws := strings.Split(strings.TrimSuffix(out, redraw), redraw)
-			line := draws[len(draws)-1] // the last one drawn
-			contains(t, line, "40/100 resources (new 20, updated 0, unchanged 20, failed 0)", "100.0 KiB", "KiB/s", "res/s", "ETA ")
-			if !strings.HasSuffix(out, redraw) {
-				t.Errorf("stop did not clear the line: %q", out)
-			}
-			if strings.Contains(out, "\n") {
-				t.Errorf("the live line is not redrawn in place: %q", out)
-			}
-			if l := log.String(); l != "" {
-				t.Errorf("live progress logged: %q", l)
-			}
-			if after := stderr.String(); after != out {
-				t.Errorf("progress went on after stop: %q", after[len(out):])
-			}
-		})
-	}
-}
-
 // Off a terminal, progress is a log line every statsInterval and never a
-// live line; --progress never shows nothing. Nothing is drawn or logged
+// live bar; --progress never shows nothing. Nothing is drawn or logged
 // before the first interval, and stop returns at once and writes nothing
 // (TestStatsLinePerTick drives the ticks).
 func TestStatsProgressDrawsNoLiveLine(t *testing.T) {
@@ -163,8 +145,9 @@ func TestStatsProgressDrawsNoLiveLine(t *testing.T) {
 	}{{"auto", false}, {"never", true}, {"never", false}} {
 		t.Run(fmt.Sprintf("%s,terminal=%v", tc.mode, tc.isTerm), func(t *testing.T) {
 			d, stderr, log := progressDeps(tc.isTerm)
-			p := progressOf(time.Now().Add(-10*time.Second), 100, 20, 20, 0, 5120, true)
-			stop := startProgress(d, tc.mode, p)
+			p := &resourcesync.Progress{}
+			doneWith(p, 40, 2560)
+			stop := startProgress(d, tc.mode, p, syncing)
 			stopped := make(chan struct{})
 			go func() {
 				stop()
@@ -188,11 +171,17 @@ func TestStatsProgressDrawsNoLiveLine(t *testing.T) {
 // Off a terminal, each tick of the stats interval logs one progress line
 // (and draws nothing on stderr): driven here by hand-made ticks.
 func TestStatsLinePerTick(t *testing.T) {
+	t.Parallel()
 	d, stderr, log := progressDeps(false)
-	started := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	p := progressOf(started, 100, 20, 20, 0, 5120, true)
+	c := &fakeClock{t: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}
+	p := &resourcesync.Progress{}
+	m := newMeter(p, c.t, syncing)
+	for range 10 {
+		doneWith(p, 4, 2560)
+		m.sample(c.add(time.Second))
+	}
 	tick := make(chan time.Time)
-	stop := showProgress(d, false, tick, func() time.Time { return started.Add(10 * time.Second) }, p)
+	stop := showStats(d, tick, func() time.Time { return c.t }, m)
 	for range 3 {
 		tick <- time.Time{}
 	}
@@ -202,8 +191,126 @@ func TestStatsLinePerTick(t *testing.T) {
 		t.Fatalf("%d log lines, stderr %q:\n%s", len(lines), stderr.String(), log.String())
 	}
 	for _, l := range lines {
-		if !strings.Contains(l, `"level":"info"`) || !strings.Contains(l, "40/100 resources") || !strings.Contains(l, "ETA 15s") {
+		if !strings.Contains(l, `"level":"info"`) || !strings.Contains(l, "40/40+ resources") || !strings.Contains(l, "4 res/s") {
 			t.Errorf("stats line %s", l)
 		}
 	}
+}
+
+// --progress always draws the bar into a pipe too, at 80 columns, and
+// leaves its final state.
+func TestLiveProgressAlways(t *testing.T) {
+	t.Parallel()
+	d, stderr, log := progressDeps(false)
+	p := &resourcesync.Progress{}
+	p.Set("https://example.org/dataset1/capabilitylist.xml")
+	doneWith(p, 40, 2560)
+	p.ListingDone()
+	stop := startProgress(d, "always", p, syncing)
+	stop()
+	s := newScreen(200, []byte(stderr.String()))
+	lines := s.lines()
+	if len(lines) != 2 {
+		t.Fatalf("screen:\n%s\nfrom %q", strings.Join(lines, "\n"), stderr.String())
+	}
+	contains(t, lines[0], "new 40, updated 0, unchanged 0, failed 0", "set example.org/dataset1/")
+	contains(t, lines[1], "40/40", "100.0 KiB")
+	for _, l := range lines {
+		if n := len([]rune(l)); n > liveWidth {
+			t.Errorf("%d columns: %q", n, l)
+		}
+	}
+	if l := log.String(); l != "" {
+		t.Errorf("live progress logged: %q", l)
+	}
+}
+
+// logLine is the start of a console log line.
+var logLine = regexp.MustCompile(`^\d\d:\d\d:\d\d (INF|WRN|ERR|DBG) `)
+
+// On a real terminal (a pseudo-terminal here, 80 and 160 columns), a run
+// of two sets with failures shows the bar redrawn in place, never past the
+// width; each log line is printed on its own line above the bar and stays
+// on screen; the bar's final state is the run's.
+func TestProgressOnATerminal(t *testing.T) {
+	for _, cols := range []int{80, 160} {
+		t.Run(fmt.Sprint(cols), func(t *testing.T) {
+			src, srv := served(t, func(s *fixtures.Spec) { s.Sets = 2 })
+			failing := []string{src.Resources(0)[3].Path, src.Resources(1)[5].Path}
+			for _, p := range failing {
+				src.SetNotFound(p)
+			}
+			// A little time per resource, so that the bar is drawn a few
+			// times with the log going past it.
+			src.SetFault("/dataset*", fixtures.Fault{Delay: 20 * time.Millisecond})
+			code, stdout, term := runOnTerminal(t, cols, "baseline", "--max-retry-wait", "5ms", "--workers", "2", "--dest", t.TempDir(), srv.URL)
+			if code != exitPartial {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nterminal:\n%q", code, exitPartial, stdout, term)
+			}
+			s := newScreen(cols, term)
+			lines := s.lines()
+			for _, w := range s.wrapped {
+				if !logLine.MatchString(w) {
+					t.Errorf("a line past %d columns that is not the log's: %q", cols, w)
+				}
+			}
+			if len(lines) < 2 {
+				t.Fatalf("screen:\n%s", strings.Join(lines, "\n"))
+			}
+			t.Logf("the screen at the end:\n%s", strings.Join(lines, "\n"))
+			bar := lines[len(lines)-2:]
+			contains(t, bar[0], "new 38, updated 0, unchanged 0, failed 2", "elapsed ")
+			contains(t, bar[1], "40/40")
+			for _, l := range bar {
+				if n := len([]rune(l)); n > cols {
+					t.Errorf("the bar's line has %d columns, more than %d: %q", n, cols, l)
+				}
+			}
+			// Everything above the bar is the log, a line each, the
+			// failures among it.
+			for _, l := range lines[:len(lines)-2] {
+				if !logLine.MatchString(l) {
+					t.Errorf("not a log line above the bar (a bar left behind, or a log line glued to it): %q", l)
+				}
+			}
+			for _, p := range failing {
+				n := 0
+				for _, l := range lines {
+					if strings.Contains(l, "WRN failed") && strings.Contains(l, p) {
+						n++
+					}
+				}
+				if n != 1 {
+					t.Errorf("the failure of %s is on %d lines of the screen, want 1:\n%s", p, n, strings.Join(lines, "\n"))
+				}
+			}
+		})
+	}
+}
+
+// audit shows its progress on a terminal too: the files compared of those
+// listed, and its findings.
+func TestAuditProgressOnATerminal(t *testing.T) {
+	src, srv := served(t, nil)
+	dest := t.TempDir()
+	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+	src.SetFault("/dataset1/resourcelist.xml", fixtures.Fault{Delay: 300 * time.Millisecond})
+	code, stdout, term := runOnTerminal(t, 80, "audit", "--dest", dest, srv.URL)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nterminal:\n%q", code, stdout, term)
+	}
+	s := newScreen(80, term)
+	lines := s.lines()
+	for _, w := range s.wrapped {
+		if !logLine.MatchString(w) {
+			t.Errorf("a line past 80 columns that is not the log's: %q", w)
+		}
+	}
+	if len(lines) < 2 {
+		t.Fatalf("screen:\n%s", strings.Join(lines, "\n"))
+	}
+	bar := lines[len(lines)-2:]
+	contains(t, bar[0], "in sync 40, missing or changed 0, extra 0, errors 0")
+	contains(t, bar[1], "40/40")
+	contains(t, stdout, "in sync")
 }

@@ -152,7 +152,7 @@ func syncOnce(ctx context.Context, o syncOptions, rebaselineOnGap bool, d *deps,
 	}
 	rec := startRun(ctx, e, "sync", o.dryRun, d)
 	prog := &resourcesync.Progress{}
-	stop := startProgress(d, progressMode(o, d), prog)
+	stop := startProgress(d, progressMode(o, d), prog, syncing)
 	rep, err := agent.Sync(ctx, disc, e.agentDeps(d), agent.SyncOptions{
 		Baseline:        baselineWorkerOptions(o, d, prog),
 		Incremental:     incrementalWorkerOptions(o, d, prog),

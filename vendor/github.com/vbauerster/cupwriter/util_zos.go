@@ -1,0 +1,7 @@
+//go:build zos
+
+package cupwriter
+
+import "golang.org/x/sys/unix"
+
+const ioctlReadTermios = unix.TCGETS
