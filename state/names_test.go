@@ -13,7 +13,7 @@ import (
 // older_names table, user_version 1.
 func asVersion1(t *testing.T, path string) {
 	t.Helper()
-	rawExec(t, path, "DROP TABLE older_names", "PRAGMA user_version = 1")
+	rawExec(t, path, "DROP TABLE out_of_scope_entries", "DROP TABLE out_of_scope", "DROP TABLE older_names", "PRAGMA user_version = 1")
 }
 
 // A state written before the mapping had versions lists every set as named
@@ -42,6 +42,9 @@ func TestOlderNamesAfterUpgrade(t *testing.T) {
 	}
 	wantErrIs(t, ro.Repath(ctx, []resourcesync.Moved{{URI: "u", From: "a", To: "b"}}), ErrReadOnly)
 	wantErrIs(t, ro.NamesCurrent(ctx, s.ID), ErrReadOnly)
+	if hosts, err := ro.OutOfScopeHosts(ctx, 10); err != nil || len(hosts) != 0 {
+		t.Errorf("read-only OutOfScopeHosts of a version-1 state = %v, %v", hosts, err)
+	}
 	ro.Close()
 
 	db = openAt(t, path)

@@ -45,6 +45,11 @@ type RunOptions struct {
 	// Progress, when set, is updated as the run goes (for a progress
 	// display); read it with its methods from any goroutine.
 	Progress *resourcesync.Progress
+	// OutOfScope, when set, is told of each entry skipped as out of scope
+	// (resourcesync.ErrOutOfScope) instead of a warning per entry: a
+	// Source listing a million of them must not print a million lines;
+	// the caller reports them host by host. Called one at a time.
+	OutOfScope func(uri string, cause error)
 	// Dump tunes how dump packages are downloaded and read (Dump.MaxSize
 	// is --max-dump-size); an empty Dump.TempDir means the job's temp
 	// directory.

@@ -1,6 +1,7 @@
 package transfer
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -37,7 +38,10 @@ type Tally struct {
 	// Failures receives the first MaxReportedFailures failures.
 	Failures *[]resourcesync.Failure
 	Progress *resourcesync.Progress
-	Log      zerolog.Logger
+	// OutOfScope, when set, takes the entries skipped as out of scope
+	// (RunOptions.OutOfScope); they are then logged at debug level only.
+	OutOfScope func(uri string, cause error)
+	Log        zerolog.Logger
 	// Plan receives a dry run's actions; nil for a real run.
 	Plan io.Writer
 	Now  func() time.Time
@@ -45,7 +49,7 @@ type Tally struct {
 
 // NewTally returns the Tally of a run with options o (after WithDefaults).
 func NewTally(o RunOptions, log zerolog.Logger, c *resourcesync.Counts, wouldDelete *int64, failures *[]resourcesync.Failure) *Tally {
-	t := &Tally{Counts: c, WouldDelete: wouldDelete, Failures: failures, Progress: o.Progress, Log: log, Now: o.Now}
+	t := &Tally{Counts: c, WouldDelete: wouldDelete, Failures: failures, Progress: o.Progress, OutOfScope: o.OutOfScope, Log: log, Now: o.Now}
 	if o.DryRun {
 		t.Plan = o.Plan
 	}
@@ -83,6 +87,11 @@ func (t *Tally) Add(o Outcome, uri, path string, bytes int64, cause error) {
 	case Skipped:
 		c.Skipped++
 		p.Skipped()
+		if t.OutOfScope != nil && errors.Is(cause, resourcesync.ErrOutOfScope) {
+			t.OutOfScope(uri, cause)
+			log.Debug().Str("uri", uri).Err(cause).Msg("skipped")
+			return
+		}
 		log.Warn().Str("uri", uri).Err(cause).Msg("skipped")
 	case Failed:
 		c.Failed++

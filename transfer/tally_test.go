@@ -85,3 +85,28 @@ func TestTallyCapsReportedFailures(t *testing.T) {
 		t.Errorf("first failure %+v", f)
 	}
 }
+
+// With OutOfScope set, an entry skipped as out of scope goes to it and to
+// the debug log, never to a warning line per entry; a skip for another
+// cause still warns.
+func TestTallyOutOfScope(t *testing.T) {
+	var logs bytes.Buffer
+	tl, c, _, _ := newTestTally(false, &logs, nil)
+	tl.Log = zerolog.New(&logs).Level(zerolog.InfoLevel)
+	var got []string
+	tl.OutOfScope = func(uri string, cause error) { got = append(got, uri+": "+cause.Error()) }
+	out := fmt.Errorf("%w: on another host", resourcesync.ErrOutOfScope)
+	for i := range 3 {
+		tl.Add(Skipped, fmt.Sprintf("http://other/%d", i), "", 0, out)
+	}
+	if len(got) != 3 || got[0] != "http://other/0: out of scope: on another host" || c.Skipped != 3 {
+		t.Errorf("told %q, counted %d", got, c.Skipped)
+	}
+	if logs.Len() != 0 {
+		t.Errorf("logged at info or above: %s", logs.String())
+	}
+	tl.Add(Skipped, "http://s/x", "", 0, errors.New("another cause"))
+	if len(got) != 3 || !strings.Contains(logs.String(), `"level":"warn"`) {
+		t.Errorf("another cause: told %d, log %s", len(got), logs.String())
+	}
+}

@@ -66,11 +66,11 @@ func baselineIn(ctx context.Context, o syncOptions, d *deps, e *env) error {
 	for _, w := range disc.Warnings {
 		d.log.Warn().Msg(w)
 	}
-	rec := startRun(ctx, e, "baseline", o.dryRun, d)
+	rec := startRun(ctx, e, "baseline", o, d)
 	prog := &resourcesync.Progress{}
 	stop := startProgress(d, progressMode(o, d), prog, syncing)
 	rep, err := agent.Baseline(ctx, disc, e.agentDeps(d), agent.BaselineOptions{
-		Worker:         baselineWorkerOptions(o, d, prog),
+		Worker:         baselineWorkerOptions(o, d, prog, rec.scope),
 		CapabilityList: o.capabilityList,
 		AllowHosts:     o.allowHosts,
 		Via:            o.via,
@@ -83,15 +83,16 @@ func baselineIn(ctx context.Context, o syncOptions, d *deps, e *env) error {
 	return err
 }
 
-func baselineWorkerOptions(o syncOptions, d *deps, prog *resourcesync.Progress) baseline.Options {
+func baselineWorkerOptions(o syncOptions, d *deps, prog *resourcesync.Progress, scope *scopeReport) baseline.Options {
 	wo := baseline.DefaultOptions()
-	wo.RunOptions = runOptions(wo.RunOptions, o, d, prog)
+	wo.RunOptions = runOptions(wo.RunOptions, o, d, prog, scope)
 	wo.Checksum = o.checksum
 	return wo
 }
 
 // runOptions sets what the sync commands' options say of any job's run.
-func runOptions(ro transfer.RunOptions, o syncOptions, d *deps, prog *resourcesync.Progress) transfer.RunOptions {
+func runOptions(ro transfer.RunOptions, o syncOptions, d *deps, prog *resourcesync.Progress, scope *scopeReport) transfer.RunOptions {
+	ro.OutOfScope = scope.add
 	ro.Dump.MaxSize = o.maxDumpSize
 	ro.Limits = o.http.limits()
 	ro.Workers = o.workers

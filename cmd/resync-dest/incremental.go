@@ -92,12 +92,12 @@ func incrementalIn(ctx context.Context, o syncOptions, f incrementalFlags, d *de
 	for _, w := range disc.Warnings {
 		d.log.Warn().Msg(w)
 	}
-	rec := startRun(ctx, e, "incremental", o.dryRun, d)
+	rec := startRun(ctx, e, "incremental", o, d)
 	prog := &resourcesync.Progress{}
 	stop := startProgress(d, progressMode(o, d), prog, syncing)
 	rep, err := agent.Incremental(ctx, disc, e.agentDeps(d), agent.IncrementalOptions{
-		Worker:          incrementalWorkerOptions(o, d, prog),
-		Baseline:        baselineWorkerOptions(o, d, prog),
+		Worker:          incrementalWorkerOptions(o, d, prog, rec.scope),
+		Baseline:        baselineWorkerOptions(o, d, prog, rec.scope),
 		CapabilityList:  o.capabilityList,
 		AllowHosts:      o.allowHosts,
 		From:            f.from,
@@ -132,9 +132,9 @@ func checkEverSynced(o syncOptions, f incrementalFlags) error {
 	return nil
 }
 
-func incrementalWorkerOptions(o syncOptions, d *deps, prog *resourcesync.Progress) incremental.Options {
+func incrementalWorkerOptions(o syncOptions, d *deps, prog *resourcesync.Progress, scope *scopeReport) incremental.Options {
 	wo := incremental.DefaultOptions()
-	wo.RunOptions = runOptions(wo.RunOptions, o, d, prog)
+	wo.RunOptions = runOptions(wo.RunOptions, o, d, prog, scope)
 	return wo
 }
 

@@ -101,17 +101,23 @@ func were(n int64) string {
 	return "were"
 }
 
-// runRecord records a run in the state (not in a dry run).
+// runRecord records a run in the state (not in a dry run), and what it
+// found out of scope.
 type runRecord struct {
 	e   *env
 	id  int64
 	d   *deps
 	ctx context.Context
+	// scope gathers the entries skipped as out of scope; allSets says
+	// that the run was asked for every set (no --capability-list).
+	scope   *scopeReport
+	dryRun  bool
+	allSets bool
 }
 
-func startRun(ctx context.Context, e *env, kind string, dryRun bool, d *deps) *runRecord {
-	r := &runRecord{e: e, d: d, ctx: context.WithoutCancel(ctx)}
-	if dryRun {
+func startRun(ctx context.Context, e *env, kind string, o syncOptions, d *deps) *runRecord {
+	r := &runRecord{e: e, d: d, ctx: context.WithoutCancel(ctx), scope: newScopeReport(), dryRun: o.dryRun, allSets: o.capabilityList == ""}
+	if o.dryRun {
 		return r
 	}
 	id, err := e.store.StartRun(r.ctx, kind)
@@ -126,6 +132,7 @@ func startRun(ctx context.Context, e *env, kind string, dryRun bool, d *deps) *r
 // finish records how the run ended. A failure to record it is logged: the
 // run's own outcome matters more.
 func (r *runRecord) finish(rep *agent.Report, err error) {
+	r.scope.finish(r.ctx, r.e.store, r.d.log, !r.dryRun, r.allSets && err == nil)
 	if r.id == 0 {
 		return
 	}

@@ -23,11 +23,17 @@ type statusOptions struct {
 	statePath string
 	json      bool
 	runs      int
+	// outOfScope lists the entries kept of each host out of scope.
+	outOfScope bool
 }
 
 // maxFailuresShown bounds the failures per set the text output lists;
-// --json lists them all.
-const maxFailuresShown = 20
+// --json lists them all. maxHostsShown bounds the hosts out of scope it
+// lists without --out-of-scope.
+const (
+	maxFailuresShown = 20
+	maxHostsShown    = 20
+)
 
 func statusCommand(d *deps) *cli.Command {
 	return &cli.Command{
@@ -43,12 +49,13 @@ outcome and counts.`,
 			&cli.StringFlag{Name: "state", Usage: "SQLite state `FILE` (default: DIR/.resync-dest/state.db)", EnvVars: []string{"RESYNC_DEST_STATE"}},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON document on stdout, also when the command fails (an envelope with exit_code and error)"},
 			&cli.IntFlag{Name: "runs", Value: 10, Usage: "how many of the last runs to show"},
+			&cli.BoolFlag{Name: "out-of-scope", Usage: "list every host out of scope with the entries kept of it (up to 1,000 each)"},
 		},
 		Action: withJSON(d, func(c *cli.Context) error {
 			if c.NArg() != 0 {
 				return usageErrorf("status takes no arguments")
 			}
-			o := statusOptions{dest: c.String("dest"), statePath: c.String("state"), json: c.Bool("json"), runs: c.Int("runs")}
+			o := statusOptions{dest: c.String("dest"), statePath: c.String("state"), json: c.Bool("json"), runs: c.Int("runs"), outOfScope: c.Bool("out-of-scope")}
 			if o.dest == "" {
 				return usageErrorf("status needs --dest DIR")
 			}
@@ -65,9 +72,10 @@ outcome and counts.`,
 
 // statusReport is what status shows; its JSON form is the --json document.
 type statusReport struct {
-	State string      `json:"state"`
-	Sets  []setStatus `json:"sets"`
-	Runs  []runInfo   `json:"runs"`
+	State      string        `json:"state"`
+	Sets       []setStatus   `json:"sets"`
+	OutOfScope []scopeStatus `json:"out_of_scope"`
+	Runs       []runInfo     `json:"runs"`
 	// Writer is the run holding the mirror's write lock now, from the lock
 	// file; null when none does.
 	Writer *writerInfo `json:"writer"`
@@ -77,6 +85,17 @@ type writerInfo struct {
 	PID     int       `json:"pid"`
 	Host    string    `json:"host,omitempty"`
 	Started time.Time `json:"started,omitzero"`
+}
+
+// scopeStatus is a host out of scope: the Source lists entries on it that
+// are not fetched. URIs is the sample kept (with --out-of-scope).
+type scopeStatus struct {
+	Host      string    `json:"host"`
+	Entries   int64     `json:"entries"`
+	Reason    string    `json:"reason"`
+	FirstSeen time.Time `json:"first_seen,omitzero"`
+	LastSeen  time.Time `json:"last_seen,omitzero"`
+	URIs      []string  `json:"uris,omitempty"`
 }
 
 type setStatus struct {
@@ -147,7 +166,7 @@ func runStatusCommand(ctx context.Context, o statusOptions, d *deps) error {
 		return err
 	}
 	defer db.Close()
-	st, err := readStatus(ctx, db, o.runs)
+	st, err := readStatus(ctx, db, o.runs, o.outOfScope)
 	if err != nil {
 		return err
 	}
@@ -167,12 +186,23 @@ func runStatusCommand(ctx context.Context, o statusOptions, d *deps) error {
 		d.jsonResult(st)
 		return nil
 	}
-	printStatus(d.io.out, st)
+	printStatus(d.io.out, st, o.outOfScope)
 	return nil
 }
 
-func readStatus(ctx context.Context, db *state.DB, runs int) (*statusReport, error) {
-	st := &statusReport{State: db.Path(), Sets: []setStatus{}, Runs: []runInfo{}}
+func readStatus(ctx context.Context, db *state.DB, runs int, entries bool) (*statusReport, error) {
+	st := &statusReport{State: db.Path(), Sets: []setStatus{}, OutOfScope: []scopeStatus{}, Runs: []runInfo{}}
+	sample := 0
+	if entries {
+		sample = maxScopeSample
+	}
+	hosts, err := db.OutOfScopeHosts(ctx, sample)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range hosts {
+		st.OutOfScope = append(st.OutOfScope, scopeStatus{Host: h.Host, Entries: h.Entries, Reason: h.Reason, FirstSeen: h.FirstSeen, LastSeen: h.LastSeen, URIs: h.URIs})
+	}
 	sets, err := db.Sets(ctx)
 	if err != nil {
 		return nil, err
@@ -211,7 +241,7 @@ func readStatus(ctx context.Context, db *state.DB, runs int) (*statusReport, err
 	return st, nil
 }
 
-func printStatus(w io.Writer, st *statusReport) {
+func printStatus(w io.Writer, st *statusReport, entries bool) {
 	fmt.Fprintf(w, "state  %s\n", st.State)
 	if len(st.Sets) == 0 {
 		fmt.Fprintf(w, "\nno set of resources recorded yet\n")
@@ -246,6 +276,7 @@ func printStatus(w io.Writer, st *statusReport) {
 			fmt.Fprintf(w, "    ! %s: %s (%s, last %s)\n", f.URI, oneLine(f.Cause), plural(f.Attempts, "attempt", "attempts"), clock(f.At))
 		}
 	}
+	printOutOfScope(w, st.OutOfScope, entries)
 	if len(st.Runs) == 0 {
 		fmt.Fprintf(w, "\nno run recorded yet\n")
 		return
@@ -308,4 +339,38 @@ func oneLine(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// printOutOfScope lists the hosts out of scope: at most maxHostsShown of
+// them, or, when entries is set, all of them with the entries kept.
+func printOutOfScope(w io.Writer, hosts []scopeStatus, entries bool) {
+	if len(hosts) == 0 {
+		return
+	}
+	var total int64
+	for _, h := range hosts {
+		total += h.Entries
+	}
+	fmt.Fprintf(w, "\nout of scope  %s on %s, listed by the Source and not fetched (--allow-host lets a host in)\n",
+		plural(total, "entry", "entries"), plural(int64(len(hosts)), "host", "hosts"))
+	for i, h := range hosts {
+		if i == maxHostsShown && !entries {
+			fmt.Fprintf(w, "  ... and %d more hosts (--out-of-scope lists them all)\n", len(hosts)-i)
+			break
+		}
+		name := h.Host
+		if name == "" {
+			name = "(no host)"
+		}
+		fmt.Fprintf(w, "  %s  %s, since %s; e.g. %s\n", name, plural(h.Entries, "entry", "entries"), clock(h.FirstSeen), oneLine(h.Reason))
+		if !entries {
+			continue
+		}
+		for _, u := range h.URIs {
+			fmt.Fprintf(w, "    %s\n", u)
+		}
+		if n := h.Entries - int64(len(h.URIs)); n > 0 {
+			fmt.Fprintf(w, "    ... and %d more (the state keeps %d per host)\n", n, maxScopeSample)
+		}
+	}
 }

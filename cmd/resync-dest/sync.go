@@ -150,12 +150,12 @@ func syncOnce(ctx context.Context, o syncOptions, rebaselineOnGap bool, d *deps,
 	for _, w := range disc.Warnings {
 		d.log.Warn().Msg(w)
 	}
-	rec := startRun(ctx, e, "sync", o.dryRun, d)
+	rec := startRun(ctx, e, "sync", o, d)
 	prog := &resourcesync.Progress{}
 	stop := startProgress(d, progressMode(o, d), prog, syncing)
 	rep, err := agent.Sync(ctx, disc, e.agentDeps(d), agent.SyncOptions{
-		Baseline:        baselineWorkerOptions(o, d, prog),
-		Incremental:     incrementalWorkerOptions(o, d, prog),
+		Baseline:        baselineWorkerOptions(o, d, prog, rec.scope),
+		Incremental:     incrementalWorkerOptions(o, d, prog, rec.scope),
 		CapabilityList:  o.capabilityList,
 		AllowHosts:      o.allowHosts,
 		RebaselineOnGap: rebaselineOnGap,
