@@ -82,7 +82,14 @@ func TestOutOfScopeIsReportedPerHostAndOnce(t *testing.T) {
 		t.Errorf("status --json out_of_scope: %+v (%v)", st.OutOfScope, err)
 	}
 
-	// Once the Source lists none, a complete run forgets them: a host that
+	// A run of the Change Lists does not read the Resource List: it
+	// cannot tell that the hosts are gone, and forgets none of them.
+	runCLI(t, args([]string{"incremental", "--quiet", "--dest", dest}, srv.URL)...).want(t, 0)
+	if r := runCLI(t, "status", "--dest", dest).want(t, 0); !strings.Contains(r.stdout, "on 4 hosts") {
+		t.Errorf("status after an incremental run:\n%s", r.stdout)
+	}
+
+	// Once the Source lists none, a baseline of every set forgets them: a host that
 	// comes back is news again.
 	src.SetRaw("/dataset1/resourcelist.xml", "application/xml", hostileList(locs[:1]))
 	runCLI(t, args([]string{"baseline", "--quiet", "--dest", dest}, srv.URL)...).want(t, 0)

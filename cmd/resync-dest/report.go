@@ -108,15 +108,18 @@ type runRecord struct {
 	id  int64
 	d   *deps
 	ctx context.Context
-	// scope gathers the entries skipped as out of scope; allSets says
-	// that the run was asked for every set (no --capability-list).
-	scope   *scopeReport
-	dryRun  bool
-	allSets bool
+	// scope gathers the entries skipped as out of scope; allLists says
+	// that the run reads every set's Resource List (a baseline without
+	// --capability-list), so that a host it does not see is no longer
+	// listed - a run of Change Lists sees only what changed.
+	scope    *scopeReport
+	dryRun   bool
+	allLists bool
 }
 
 func startRun(ctx context.Context, e *env, kind string, o syncOptions, d *deps) *runRecord {
-	r := &runRecord{e: e, d: d, ctx: context.WithoutCancel(ctx), scope: newScopeReport(), dryRun: o.dryRun, allSets: o.capabilityList == ""}
+	r := &runRecord{e: e, d: d, ctx: context.WithoutCancel(ctx), scope: newScopeReport(), dryRun: o.dryRun,
+		allLists: kind == "baseline" && o.capabilityList == ""}
 	if o.dryRun {
 		return r
 	}
@@ -132,7 +135,7 @@ func startRun(ctx context.Context, e *env, kind string, o syncOptions, d *deps) 
 // finish records how the run ended. A failure to record it is logged: the
 // run's own outcome matters more.
 func (r *runRecord) finish(rep *agent.Report, err error) {
-	r.scope.finish(r.ctx, r.e.store, r.d.log, !r.dryRun, r.allSets && err == nil)
+	r.scope.finish(r.ctx, r.e.store, r.d.log, !r.dryRun, r.allLists && err == nil)
 	if r.id == 0 {
 		return
 	}
