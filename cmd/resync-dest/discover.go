@@ -14,9 +14,10 @@ import (
 )
 
 type discoverOptions struct {
-	url  string
-	json bool
-	http httpOptions
+	url   string
+	json  bool
+	count bool // read the Resource Lists and give each set's size
+	http  httpOptions
 }
 
 func discoverCommand(d *deps) *cli.Command {
@@ -34,6 +35,7 @@ document is malformed (the message names the URL and the cause), 5 when the Sour
 not be reached.`,
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON document on stdout, also when the command fails (an envelope with exit_code and error)"},
+			&cli.BoolFlag{Name: "count", Usage: "also read each set's Resource List: its number of resources and the sum of their listed lengths"},
 			&cli.StringSliceFlag{Name: "allow-host", Usage: "also follow redirects to `HOST` (repeatable; default: the host of URL only)", EnvVars: []string{"RESYNC_DEST_ALLOW_HOST"}},
 		}, httpFlags()...),
 		Action: withJSON(d, func(c *cli.Context) error {
@@ -45,7 +47,7 @@ not be reached.`,
 				return err
 			}
 			h.allowHosts = c.StringSlice("allow-host")
-			return runDiscover(c.Context, discoverOptions{url: c.Args().First(), json: c.Bool("json"), http: h}, d)
+			return runDiscover(c.Context, discoverOptions{url: c.Args().First(), json: c.Bool("json"), count: c.Bool("count"), http: h}, d)
 		}),
 	}
 }
@@ -62,15 +64,27 @@ func runDiscover(ctx context.Context, o discoverOptions, d *deps) error {
 	for _, w := range disc.Warnings {
 		d.log.Warn().Msg(w)
 	}
+	rep := discoverReport{Discovery: disc}
+	if o.count {
+		rep.Counts = countSets(ctx, client, disc, o.http.limits())
+	}
 	if o.json {
-		d.jsonResult(disc)
+		d.jsonResult(rep)
 	} else {
 		printDiscovery(d.io.out, disc)
+		if o.count {
+			printCounts(d.io.out, rep.Counts)
+		}
 	}
 	var broken []error
 	for _, s := range disc.Sets {
 		if s.Err != nil {
 			broken = append(broken, s.Err)
+		}
+	}
+	for _, c := range rep.Counts {
+		if c.Error != "" && c.Error != errNoResourceList && !hasSetError(disc, c.CapabilityList) {
+			broken = append(broken, fmt.Errorf("count %s: %s", c.CapabilityList, c.Error))
 		}
 	}
 	if len(broken) > 0 {
@@ -107,4 +121,15 @@ func printDiscovery(w io.Writer, disc *agent.Discovery) {
 			fmt.Fprintf(tw, "    %s\t%s\n", c.Capability.Name(), line)
 		}
 	}
+}
+
+// hasSetError reports whether discovery already failed the set of
+// capabilityList (its error is reported once).
+func hasSetError(disc *agent.Discovery, capabilityList string) bool {
+	for _, s := range disc.Sets {
+		if s.CapabilityList == capabilityList {
+			return s.Err != nil
+		}
+	}
+	return false
 }
