@@ -2,7 +2,9 @@
 # Checks that every vendored module (vendor/modules.txt) keeps its license
 # beside its code; `go mod vendor` copies a module's LICENSE, COPYING and
 # NOTICE files, and this fails if a module has none (then its terms must be
-# looked up by hand before it ships). CI runs it.
+# looked up by hand before it ships, and a copy kept in
+# third_party/licenses/<module>/, as for the Unlicense, which go mod vendor
+# does not copy). CI runs it.
 #
 #   scripts/licenses.sh            check only
 #   scripts/licenses.sh DIR [BIN]  also copy the license files to DIR/<module>/,
@@ -31,14 +33,20 @@ for mod in $mods; do
 		found=$(find "$d" -maxdepth 1 -type f \( -iname 'LICENSE*' -o -iname 'LICENCE*' -o -iname 'COPYING*' \) | head -n 1)
 		[ -n "$found" ] || d=$(dirname "$d")
 	done
+	if [ -z "$found" ] && [ -d "third_party/licenses/$mod" ]; then
+		# A license go mod vendor does not copy (an UNLICENSE file), kept
+		# by hand beside the code, with the module's own text.
+		d="third_party/licenses/$mod"
+		found=$(find "$d" -maxdepth 1 -type f | head -n 1)
+	fi
 	if [ -z "$found" ]; then
-		echo "licenses: no license file for $mod in vendor/" >&2
+		echo "licenses: no license file for $mod in vendor/ or third_party/licenses/" >&2
 		missing=1
 		continue
 	fi
 	if [ -n "$out" ]; then
 		mkdir -p "$out/$mod"
-		find "$d" -maxdepth 1 -type f \( -iname 'LICENSE*' -o -iname 'LICENCE*' -o -iname 'COPYING*' -o -iname 'NOTICE*' \) \
+		find "$d" -maxdepth 1 -type f \( -iname 'LICENSE*' -o -iname 'LICENCE*' -o -iname 'COPYING*' -o -iname 'NOTICE*' -o -iname 'UNLICENSE*' \) \
 			-exec cp {} "$out/$mod/" \;
 	fi
 done
