@@ -58,7 +58,8 @@ func TestNamesAsPeopleExpect(t *testing.T) {
 // asVersion1 turns the mirror at dest into what the first version of
 // resync-dest left: each held file at the path the version-1 naming gave
 // it (mirror.Mapper.PathIn), its record saying so, and a state of schema
-// version 1 (no older_names table). It returns how many files it moved.
+// version 1 (no older_names table, nor the later out_of_scope ones). It
+// returns how many files it moved.
 func asVersion1(t *testing.T, dest string) int {
 	t.Helper()
 	mp, err := mirror.NewMapper(nil)
@@ -112,7 +113,7 @@ func asVersion1(t *testing.T, dest string) int {
 		}
 		moved++
 	}
-	for _, q := range []string{`DROP TABLE older_names`, `PRAGMA user_version = 1`} {
+	for _, q := range []string{`DROP TABLE out_of_scope_entries`, `DROP TABLE out_of_scope`, `DROP TABLE older_names`, `PRAGMA user_version = 1`} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
