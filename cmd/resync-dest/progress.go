@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -107,8 +106,7 @@ func showLive(d *deps, m *meter) (stop func()) {
 		// --progress always into a pipe or a file: no terminal to ask.
 		opts = append(opts, mpb.ForceTTY(), mpb.WithAutoRefresh(), mpb.WithWidth(liveWidth))
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	box := mpb.NewWithContext(ctx, opts...)
+	box := mpb.New(opts...)
 	now := func() reading { return m.read(time.Now()) }
 	bar := box.New(0, mpb.BarStyle(),
 		mpb.BarTopExtender(mpb.BarFillerFunc(func(w io.Writer, s decor.Statistics) error {
@@ -135,7 +133,6 @@ func showLive(d *deps, m *meter) (stop func()) {
 		}
 		restore()
 		box.Wait()
-		cancel()
 	}
 }
 
