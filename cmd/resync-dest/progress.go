@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/mattn/go-runewidth"
+	"github.com/rs/zerolog"
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
 
@@ -32,7 +34,9 @@ const (
 
 // startProgress shows a run's progress until the returned stop is called:
 // a live bar on stderr when it is a terminal (or --progress always), else
-// a stats log line every 30 s (none with --progress never).
+// a stats log line every 30 s (none with --progress never). With
+// --log-format json, auto means the stats records: every line on stderr is
+// then JSON, as that flag promises.
 func startProgress(d *deps, mode string, p *resourcesync.Progress, what activity) (stop func()) {
 	if mode == "never" {
 		return func() {}
@@ -40,7 +44,7 @@ func startProgress(d *deps, mode string, p *resourcesync.Progress, what activity
 	m := newMeter(p, time.Now(), what)
 	stopSampling := every(sampleEvery, m.sample)
 	var stopShowing func()
-	if mode == "always" || (mode == "auto" && d.isTerm) {
+	if mode == "always" || (mode == "auto" && d.isTerm && !d.jsonLogs) {
 		stopShowing = showLive(d, m)
 	} else {
 		t := time.NewTicker(statsInterval)
@@ -86,7 +90,12 @@ func showStats(d *deps, tick <-chan time.Time, now func() time.Time, m *meter) (
 			case <-done:
 				return
 			case <-tick:
-				d.log.Info().Msg(statsLine(m.read(now())))
+				r := m.read(now())
+				if d.jsonLogs {
+					statsFields(d.log.Info(), r).Msg("progress")
+				} else {
+					d.log.Info().Msg(statsLine(r))
+				}
 			}
 		}
 	})
@@ -215,6 +224,36 @@ func statsLine(r reading) string {
 		line += "  ETA " + r.ETA.Round(time.Second).String()
 	}
 	return line + "  elapsed " + r.Elapsed.Round(time.Second).String() + inSet(r)
+}
+
+// statsFields adds the stats line's reading to a JSON log record, a field
+// each (--log-format json): a program reads numbers, not a sentence.
+// Durations are in milliseconds, as zerolog's other durations; expected is
+// absent while there is no estimate, and an estimate until expected_exact.
+func statsFields(e *zerolog.Event, r reading) *zerolog.Event {
+	c := r.Counts
+	e = e.Int64("done", r.Done)
+	if r.Expected > 0 {
+		e = e.Int64("expected", r.Expected).Bool("expected_exact", r.Exact)
+	}
+	e = e.Int64("listed", c.Listed)
+	if r.What == auditing {
+		e = e.Int64("in_sync", c.Unchanged).Int64("missing_or_changed", c.Updated).Int64("extra", c.Deleted).Int64("errors", c.Failed).Int64("bytes_hashed", c.Bytes)
+	} else {
+		e = e.Int64("created", c.Created).Int64("updated", c.Updated).Int64("unchanged", c.Unchanged).Int64("deleted", c.Deleted).
+			Int64("failed", c.Failed).Int64("skipped", c.Skipped).Int64("bytes", c.Bytes)
+	}
+	if r.Elapsed >= sampleEvery {
+		e = e.Float64("resources_per_second", math.Round(r.ResRate*10)/10).Int64("bytes_per_second", int64(r.ByteRate))
+	}
+	if r.HasETA {
+		e = e.Dur("eta", r.ETA.Round(time.Second))
+	}
+	e = e.Dur("elapsed", r.Elapsed.Round(time.Millisecond))
+	if r.Set != "" {
+		e = e.Str("set", r.Set)
+	}
+	return e
 }
 
 func humanBytes(n int64) string {

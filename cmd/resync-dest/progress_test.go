@@ -135,16 +135,18 @@ func progressDeps(isTerm bool) (d *deps, stderr, log *fixtures.LockedBuffer) {
 }
 
 // Off a terminal, progress is a log line every statsInterval and never a
-// live bar; --progress never shows nothing. Nothing is drawn or logged
-// before the first interval, and stop returns at once and writes nothing
-// (TestStatsLinePerTick drives the ticks).
+// live bar; so it is on a terminal with --log-format json (every line on
+// stderr is JSON then); --progress never shows nothing. Nothing is drawn or
+// logged before the first interval, and stop returns at once and writes
+// nothing (TestStatsLinePerTick drives the ticks).
 func TestStatsProgressDrawsNoLiveLine(t *testing.T) {
 	for _, tc := range []struct {
-		mode   string
-		isTerm bool
-	}{{"auto", false}, {"never", true}, {"never", false}} {
-		t.Run(fmt.Sprintf("%s,terminal=%v", tc.mode, tc.isTerm), func(t *testing.T) {
+		mode           string
+		isTerm, asJSON bool
+	}{{"auto", false, false}, {"auto", true, true}, {"never", true, false}, {"never", false, false}} {
+		t.Run(fmt.Sprintf("%s,terminal=%v,json=%v", tc.mode, tc.isTerm, tc.asJSON), func(t *testing.T) {
 			d, stderr, log := progressDeps(tc.isTerm)
+			d.jsonLogs = tc.asJSON
 			p := &resourcesync.Progress{}
 			doneWith(p, 40, 2560)
 			stop := startProgress(d, tc.mode, p, syncing)
