@@ -219,6 +219,20 @@ func (s *fakeStore) PathHolders(_ context.Context, p string) ([]int64, error) {
 	return nil, nil
 }
 
+func (s *fakeStore) PathOwners(_ context.Context, _ int64, paths []string) (map[string]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]string{}
+	for _, p := range paths {
+		for _, h := range s.held {
+			if h.Path == p && (out[p] == "" || h.URI < out[p]) {
+				out[p] = h.URI
+			}
+		}
+	}
+	return out, nil
+}
+
 func (s *fakeStore) Failures(context.Context, int64) ([]resourcesync.Failure, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -198,6 +198,46 @@ func (db *DB) PathHolders(ctx context.Context, p string) ([]int64, error) {
 	return ids, nil
 }
 
+// PathOwners returns, for each of paths at which set setID holds a
+// resource, the URI it holds there (the first by URI should two URIs of
+// the set share the path); a path the set does not hold is absent. Two
+// URIs that map to one file (percent-encoding twins) are one file: the
+// engine refuses the second while the first is held. Safe for concurrent
+// use.
+func (db *DB) PathOwners(ctx context.Context, setID int64, paths []string) (map[string]string, error) {
+	out := make(map[string]string)
+	for start := 0; start < len(paths); start += heldManyChunk {
+		chunk := paths[start:min(len(paths), start+heldManyChunk)]
+		args := make([]any, 0, 1+len(chunk))
+		args = append(args, setID)
+		for _, p := range chunk {
+			args = append(args, p)
+		}
+		q := `SELECT path, min(uri) FROM resources WHERE set_id = ? AND path IN (?` +
+			strings.Repeat(`, ?`, len(chunk)-1) + `) GROUP BY path`
+		if err := db.pathOwnersChunk(ctx, q, args, out); err != nil {
+			return nil, fmt.Errorf("read the owners of %d paths of set %d: %w", len(chunk), setID, err)
+		}
+	}
+	return out, nil
+}
+
+func (db *DB) pathOwnersChunk(ctx context.Context, q string, args []any, out map[string]string) error {
+	rows, err := db.read.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p, uri string
+		if err := rows.Scan(&p, &uri); err != nil {
+			return err
+		}
+		out[p] = uri
+	}
+	return rows.Err()
+}
+
 // HeldAt returns what set setID holds at the mirror path p (the first by
 // URI should two URIs of the set share it), and whether it holds anything
 // there. Safe for concurrent use.

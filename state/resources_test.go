@@ -125,3 +125,42 @@ func TestHeldMany(t *testing.T) {
 		t.Errorf("HeldMany(nil) = %v, %v", got, err)
 	}
 }
+
+// PathOwners answers, for many paths at once (more than one chunk), the
+// URI a set holds at each - the first by URI when twins share one - and
+// nothing for paths only another set holds.
+func TestPathOwners(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	s := ensureSet(t, db, capList)
+	other := ensureSet(t, db, "http://example.org/other.xml")
+	var b Batch
+	var paths []string
+	for i := range heldManyChunk + 5 {
+		p := fmt.Sprintf("h/%05d", i)
+		paths = append(paths, p)
+		b.Held = append(b.Held, held(fmt.Sprintf("http://example.org/%05d", i), p, 1))
+	}
+	b.Held = append(b.Held, held("http://example.org/%7Etwin", "h/~twin", 1), held("http://example.org/~twin", "h/~twin", 1))
+	commit(t, db, s.ID, &b)
+	commit(t, db, other.ID, &Batch{Held: []resourcesync.Held{held("http://example.org/z", "z", 1)}})
+
+	got, err := db.PathOwners(ctx, s.ID, append(paths, "h/~twin", "z", "nowhere"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(paths)+1 {
+		t.Errorf("%d owners, want %d", len(got), len(paths)+1)
+	}
+	for i, p := range paths {
+		if want := fmt.Sprintf("http://example.org/%05d", i); got[p] != want {
+			t.Errorf("owner of %s = %q, want %q", p, got[p], want)
+		}
+	}
+	if got["h/~twin"] != "http://example.org/%7Etwin" {
+		t.Errorf("owner of the twins' path = %q, want the first URI", got["h/~twin"])
+	}
+	if _, ok := got["z"]; ok {
+		t.Error("a path only another set holds has an owner in this set")
+	}
+}

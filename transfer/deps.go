@@ -50,6 +50,9 @@ type Store interface {
 	Committer
 	HeldMany(ctx context.Context, setID int64, uris []string) (map[string]resourcesync.Held, error)
 	PathHolders(ctx context.Context, path string) ([]int64, error)
+	// PathOwners maps each of paths the set holds to the URI it holds
+	// there.
+	PathOwners(ctx context.Context, setID int64, paths []string) (map[string]string, error)
 }
 
 // Deps are the adapters a run uses.

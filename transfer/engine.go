@@ -63,7 +63,7 @@ type Job struct {
 // is recorded.
 func Run(ctx context.Context, j Job, d Deps, o RunOptions) error {
 	o = o.WithDefaults()
-	e := &engine{d: d, o: o, job: j}
+	e := &engine{d: d, o: o, job: j, claims: newClaims()}
 	if e.job.Breaker == nil {
 		e.job.Breaker = &Breaker{Max: o.MaxUnavailable}
 	}
@@ -71,10 +71,11 @@ func Run(ctx context.Context, j Job, d Deps, o RunOptions) error {
 }
 
 type engine struct {
-	d    Deps
-	o    RunOptions
-	job  Job
-	disp *dispatcher
+	d      Deps
+	o      RunOptions
+	job    Job
+	disp   *dispatcher
+	claims *claims
 }
 
 func (e *engine) run(ctx context.Context) error {
@@ -152,6 +153,7 @@ func stopsFeeding(err error) bool {
 // tells its planner. The writer calls it from one goroutine at a time.
 func (e *engine) recorded(res result, publishErr error) {
 	u := res.u
+	e.claims.recorded(res, publishErr)
 	switch {
 	case publishErr == nil:
 	case errors.Is(publishErr, resourcesync.ErrSuperseded):

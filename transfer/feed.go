@@ -79,6 +79,8 @@ func (f *Feed) flush() error {
 	if len(batch) == 0 {
 		return nil
 	}
+	f.e.mapPaths(batch)
+	f.e.claims.open(batch)
 	err := f.e.prepare(f.ctx, batch)
 	if err == nil {
 		err = f.e.forgetGone(f.ctx, batch)
@@ -111,12 +113,10 @@ func (f *Feed) dropPending() {
 // prepare maps each unit into the mirror and looks up, in one query, what
 // the state holds of them.
 func (e *engine) prepare(ctx context.Context, units []*Unit) error {
+	e.mapPaths(units)
 	uris := make([]string, len(units))
 	for i, u := range units {
 		uris[i] = u.URI
-		if u.Path == "" && u.PathErr == nil {
-			u.Path, u.PathErr = e.d.Mirror.Path(u.URI)
-		}
 	}
 	held, err := e.d.Store.HeldMany(ctx, e.job.SetID, uris)
 	if err != nil {
@@ -125,17 +125,46 @@ func (e *engine) prepare(ctx context.Context, units []*Unit) error {
 		}
 		return fmt.Errorf("look up %d resources in the state: %w: %w", len(uris), resourcesync.ErrLocal, err)
 	}
+	var free []string // paths of units whose URI the set does not hold
 	for _, u := range units {
 		if h, ok := held[u.URI]; ok {
 			u.Held = &h
+		} else if u.Path != "" {
+			free = append(free, u.Path)
+		}
+	}
+	if len(free) == 0 {
+		return nil
+	}
+	owners, err := e.d.Store.PathOwners(ctx, e.job.SetID, free)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("look up the owners of %d paths in the state: %w: %w", len(free), resourcesync.ErrLocal, err)
+	}
+	for _, u := range units {
+		if u.Held == nil {
+			u.Twin = owners[u.Path] // never u.URI: HeldMany would have found it
 		}
 	}
 	return nil
 }
 
+// mapPaths maps each unit into the mirror, once.
+func (e *engine) mapPaths(units []*Unit) {
+	for _, u := range units {
+		if u.Path == "" && u.PathErr == nil {
+			u.Path, u.PathErr = e.d.Mirror.Path(u.URI)
+		}
+	}
+}
+
 // forgetGone records, before any of their files is removed, that the set
 // no longer holds the resources of units that end in a deletion: so the
-// state never claims a file the disk lost, whenever the run stops. A run
+// state never claims a file the disk lost, whenever the run stops. A
+// deletion through a twin spelling forgets the URI the set holds at the
+// path: whatever removes a file removes every record of it. A run
 // killed before removing a file finds it again next time as a file at the
 // path of a deleted resource that no set holds, and removes it then.
 func (e *engine) forgetGone(ctx context.Context, units []*Unit) error {
@@ -144,8 +173,14 @@ func (e *engine) forgetGone(ctx context.Context, units []*Unit) error {
 	}
 	var b resourcesync.Batch
 	for _, u := range units {
-		if u.Gone && !u.Settled && u.Held != nil && u.PathErr == nil {
+		if !u.Gone || u.Settled || u.PathErr != nil {
+			continue
+		}
+		if u.Held != nil {
 			b.Removed = append(b.Removed, u.URI)
+		}
+		if u.Twin != "" {
+			b.Removed = append(b.Removed, u.Twin)
 		}
 	}
 	if b.Empty() {

@@ -51,6 +51,11 @@ type Unit struct {
 	Path    string
 	PathErr error
 	Held    *resourcesync.Held
+	// Twin is another URI the set holds at Path when it holds nothing
+	// under URI: the two map to one file.
+	Twin string
+
+	claimed bool // counted in the run's claims (claims.open)
 }
 
 // release lets go of the unit's origins.

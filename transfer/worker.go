@@ -43,6 +43,7 @@ func (w *worker) chain(ctx context.Context, u *Unit, items chan<- Item) error {
 		if err != nil {
 			return err // the units waiting behind u are dropped by the engine
 		}
+		w.e.claims.settle(res, w.freed(res))
 		select {
 		case items <- w.e.item(res):
 		case <-ctx.Done():
@@ -71,6 +72,15 @@ func (w *worker) process(ctx context.Context, u *Unit) (result, error) {
 	}
 	if u.PathErr != nil {
 		res.outcome, res.cause = Failed, u.PathErr
+		return res, nil
+	}
+	if done, err := w.e.claims.check(u); err != nil || done != nil {
+		// A twin of the path's owner fails; a copy of a URI this run
+		// already brought to the wanted version is in step.
+		res.outcome, res.cause = Unchanged, err
+		if err != nil {
+			res.outcome = Failed
+		}
 		return res, nil
 	}
 	d, err := w.decide(u)
@@ -257,7 +267,7 @@ func (w *worker) delete(ctx context.Context, res result) (result, error) {
 			return res, nil // another set's file stays
 		}
 	}
-	if u.Held == nil && e.o.Scope.Check(u.URI) != nil {
+	if u.Held == nil && u.Twin == "" && e.o.Scope.Check(u.URI) != nil {
 		return res, nil // a file this set never fetched
 	}
 	res.outcome = Deleted
@@ -272,6 +282,13 @@ func (w *worker) delete(ctx context.Context, res result) (result, error) {
 		res.outcome, res.cause, res.removed = Failed, err, false
 	}
 	return res, nil
+}
+
+// freed reports whether a unit gone at the Source left its set holding
+// nothing at its path: its record (or its twin's) was dropped.
+func (w *worker) freed(res result) bool {
+	u := res.u
+	return u.Gone && w.e.o.Delete && res.outcome != Failed && (u.Held != nil || u.Twin != "")
 }
 
 // regular reports whether a regular file is at rel.
