@@ -7,6 +7,7 @@ import (
 	"io/fs"
 
 	"github.com/resync-dest/resync-dest/resourcesync"
+	"github.com/resync-dest/resync-dest/transfer"
 )
 
 // treeRoots is the set's mapped tree (resourcesync.Tree, which audit
@@ -105,10 +106,8 @@ func (r *run) deletionCandidates(ctx context.Context) (cands []candidate, stale 
 				return err
 			}
 			c := candidate{path: rel}
-			for _, id := range holders {
-				if id != r.set.ID {
-					return nil // another set's file
-				}
+			if !transfer.MayRemove(r.set.ID, holders, len(holders) > 0, roots.t, rel) {
+				return nil // another set's file
 			}
 			if len(holders) > 0 {
 				h, ok, err := r.d.Store.HeldAt(ctx, r.set.ID, rel)
@@ -143,7 +142,13 @@ func (r *run) deletionCandidates(ctx context.Context) (cands []candidate, stale 
 		case gone:
 			stale = append(stale, h.URI)
 		case serr == nil && info.Mode().IsRegular():
-			cands = append(cands, candidate{path: h.Path, uri: h.URI})
+			holders, err := r.d.Store.PathHolders(ctx, h.Path)
+			if err != nil {
+				return err
+			}
+			if transfer.MayRemove(r.set.ID, holders, true, roots.t, h.Path) {
+				cands = append(cands, candidate{path: h.Path, uri: h.URI})
+			}
 		}
 		return nil
 	})

@@ -21,7 +21,6 @@ type Store interface {
 	transfer.Store
 	HeldAt(ctx context.Context, setID int64, path string) (resourcesync.Held, bool, error)
 	HeldCount(ctx context.Context, setID int64) (int64, error)
-	EachHeld(ctx context.Context, setID int64, fn func(resourcesync.Held) error) error
 }
 
 // Listing remembers, on disk, the paths the Source listed in this run.

@@ -233,6 +233,21 @@ func (s *fakeStore) PathOwners(_ context.Context, _ int64, paths []string) (map[
 	return out, nil
 }
 
+func (s *fakeStore) EachHeld(_ context.Context, _ int64, fn func(resourcesync.Held) error) error {
+	s.mu.Lock()
+	all := make([]resourcesync.Held, 0, len(s.held))
+	for _, h := range s.held {
+		all = append(all, h)
+	}
+	s.mu.Unlock()
+	for _, h := range all {
+		if err := fn(h); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (s *fakeStore) Failures(context.Context, int64) ([]resourcesync.Failure, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

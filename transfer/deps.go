@@ -53,6 +53,7 @@ type Store interface {
 	// PathOwners maps each of paths the set holds to the URI it holds
 	// there.
 	PathOwners(ctx context.Context, setID int64, paths []string) (map[string]string, error)
+	EachHeld(ctx context.Context, setID int64, fn func(resourcesync.Held) error) error
 }
 
 // Deps are the adapters a run uses.

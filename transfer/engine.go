@@ -76,6 +76,8 @@ type engine struct {
 	job    Job
 	disp   *dispatcher
 	claims *claims
+	treeMu sync.Mutex
+	tree   *resourcesync.Tree // the set's tree, once a deletion asked (setTree)
 }
 
 func (e *engine) run(ctx context.Context) error {

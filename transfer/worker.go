@@ -262,13 +262,18 @@ func (w *worker) delete(ctx context.Context, res result) (result, error) {
 	if err != nil {
 		return res, fmt.Errorf("look up the holders of %s: %w: %w", u.Path, resourcesync.ErrLocal, err)
 	}
-	for _, id := range holders {
-		if id != e.job.SetID {
-			return res, nil // another set's file stays
+	held := u.Held != nil || u.Twin != ""
+	if !held && e.o.Scope.Check(u.URI) != nil {
+		return res, nil // a file this set never fetched, of another host
+	}
+	var tree resourcesync.Tree
+	if !held {
+		if tree, err = e.setTree(ctx); err != nil {
+			return res, err
 		}
 	}
-	if u.Held == nil && u.Twin == "" && e.o.Scope.Check(u.URI) != nil {
-		return res, nil // a file this set never fetched
+	if !MayRemove(e.job.SetID, holders, held, tree, u.Path) {
+		return res, nil // another set's file, or one outside the set's tree
 	}
 	res.outcome = Deleted
 	if e.o.DryRun {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/resourcesync"
@@ -179,6 +180,54 @@ func TestGuaranteeRepeatedLocFetchedOnce(t *testing.T) {
 	}
 	v := checkState(t, dest, src.CapabilityListURL(0))
 	if len(v.held) != len(rs) {
+		t.Errorf("%d records, want %d", len(v.held), len(rs))
+	}
+}
+
+// Item 5e: a change deleting a URI resync-dest never held removes the
+// file at its mapped path only inside the set's tree, as baseline
+// --delete does (transfer.MayRemove, one rule for both): a user's file
+// elsewhere in the mirror survives, with the default --max-delete; a
+// stray file among the set's own is removed.
+func TestGuaranteeChangeDeletesOnlyInsideTheSetsTree(t *testing.T) {
+	t.Parallel()
+	src, srv := served(t, func(s *fixtures.Spec) { s.NoChangeListIndex = true })
+	dest := t.TempDir()
+	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+	capList := src.CapabilityListURL(0)
+	checkState(t, dest, capList)
+
+	rs := src.Resources(0)
+	inside := src.URI(strings.TrimSuffix(rs[0].Path, "/"+filepath.Base(rs[0].Path)) + "/stray.txt")
+	outside := src.URI("/dataset1/notes/user.txt")
+	files := map[string]string{}
+	for _, u := range []string{inside, outside} {
+		f := filepath.Join(dest, filepath.FromSlash(relPath(t, u)))
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte("the user's"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files[u] = f
+	}
+	at := src.At()
+	day := func(h int) string { return at.Add(time.Duration(h) * time.Hour).UTC().Format(time.RFC3339) }
+	src.SetRaw(strings.TrimPrefix(src.ChangeListURL(0), strings.TrimSuffix(src.URL(), "/")), "application/xml", []byte(`<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+<rs:md capability="changelist" from="`+day(0)+`" until="`+day(3)+`"/>
+<url><loc>`+outside+`</loc><rs:md change="deleted" datetime="`+day(1)+`"/></url>
+<url><loc>`+inside+`</loc><rs:md change="deleted" datetime="`+day(2)+`"/></url>
+</urlset>
+`))
+	runCLI(t, args([]string{"incremental", "--dest", dest, "--delete"}, srv.URL)...).want(t, 0)
+	if b, err := os.ReadFile(files[outside]); err != nil || string(b) != "the user's" {
+		t.Errorf("the user's file outside the set's tree was touched: %q, %v", b, err)
+	}
+	if _, err := os.Stat(files[inside]); !os.IsNotExist(err) {
+		t.Errorf("the stray file inside the set's tree is still there (%v)", err)
+	}
+	if v := checkState(t, dest, capList); len(v.held) != len(rs) {
 		t.Errorf("%d records, want %d", len(v.held), len(rs))
 	}
 }
