@@ -56,17 +56,18 @@ func (c *claims) open(units []*Unit) {
 }
 
 // check judges a unit that must be present against the path's owner as
-// this run knows it: ErrSamePath for a twin, and whether a copy of the
-// same URI asking for the version this run already brought makes it in
-// step without a fetch (the record made then; nil otherwise).
+// this run knows it: ErrSamePath for a twin of the URI a unit of this run
+// already applied there (the first listed keeps the file), and whether a
+// copy of the same URI asking for the version this run already brought
+// makes it in step without a fetch (the record made then; nil otherwise).
+// A twin of a URI only an earlier run applied is not refused: the Source
+// now names the file so (moved from http to https, say), and the unit
+// takes the file over (Worker.adopt).
 func (c *claims) check(u *Unit) (*resourcesync.Held, error) {
-	owner := u.Twin
-	if u.Held != nil {
-		owner = u.URI
-	}
 	var (
-		held *resourcesync.Held
-		want *resourcesync.Version
+		owner string
+		held  *resourcesync.Held
+		want  *resourcesync.Version
 	)
 	c.mu.Lock()
 	if cl := c.paths[u.Path]; cl != nil && cl.touched {

@@ -185,6 +185,9 @@ func (e *engine) item(res result) Item {
 	if res.removed {
 		it.Removed = u.URI
 	}
+	if res.replaces != "" && res.held != nil && res.outcome != Failed {
+		it.Removed = res.replaces
+	}
 	failed := res.outcome == Failed
 	cause := res.note
 	if failed {

@@ -143,9 +143,28 @@ func (e *engine) prepare(ctx context.Context, units []*Unit) error {
 		}
 		return fmt.Errorf("look up the owners of %d paths in the state: %w: %w", len(free), resourcesync.ErrLocal, err)
 	}
+	var twins []string
 	for _, u := range units {
 		if u.Held == nil {
 			u.Twin = owners[u.Path] // never u.URI: HeldMany would have found it
+		}
+		if u.Twin != "" {
+			twins = append(twins, u.Twin)
+		}
+	}
+	if len(twins) == 0 {
+		return nil
+	}
+	held, err = e.d.Store.HeldMany(ctx, e.job.SetID, twins)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("look up %d resources in the state: %w: %w", len(twins), resourcesync.ErrLocal, err)
+	}
+	for _, u := range units {
+		if h, ok := held[u.Twin]; ok && u.Twin != "" {
+			u.TwinHeld = &h
 		}
 	}
 	return nil

@@ -52,8 +52,9 @@ type Unit struct {
 	PathErr error
 	Held    *resourcesync.Held
 	// Twin is another URI the set holds at Path when it holds nothing
-	// under URI: the two map to one file.
-	Twin string
+	// under URI: the two map to one file. TwinHeld is its record.
+	Twin     string
+	TwinHeld *resourcesync.Held
 
 	claimed bool // counted in the run's claims (claims.open)
 }

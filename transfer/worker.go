@@ -20,9 +20,12 @@ type result struct {
 	held    *resourcesync.Held // new or refreshed record to store; nil if none
 	ticket  string             // staged file to publish before held is recorded
 	removed bool               // the set no longer holds the URI
-	bytes   int64
-	cause   error  // for Failed and Skipped
-	note    string // recorded with the unit's changes
+	// replaces is the twin whose record this unit's takes over (adopt),
+	// dropped when the unit's record is made.
+	replaces string
+	bytes    int64
+	cause    error  // for Failed and Skipped
+	note     string // recorded with the unit's changes
 }
 
 type worker struct {
@@ -83,15 +86,36 @@ func (w *worker) process(ctx context.Context, u *Unit) (result, error) {
 		}
 		return res, nil
 	}
+	adopted := w.adopt(u)
 	d, err := w.decide(u)
 	if err != nil {
 		return res, err
 	}
 	res.outcome, res.held = d.outcome, d.refresh
+	if adopted {
+		res.replaces = u.Twin
+		if res.held == nil && d.outcome == Unchanged {
+			res.held = u.Held // the record moves to this URI
+		}
+	}
 	if d.outcome == Unchanged || w.e.o.DryRun {
 		return res, nil
 	}
 	return w.fetch(ctx, res, d.conditional)
+}
+
+// adopt makes a unit whose URI the set does not hold, but a twin of which
+// it does, take over the twin's file: judged by the twin's record, as a
+// copy of its own - so a file the Source now names by another spelling
+// (http to https) is not fetched again when it is unchanged.
+func (w *worker) adopt(u *Unit) bool {
+	if u.Held != nil || u.TwinHeld == nil {
+		return false
+	}
+	h := *u.TwinHeld
+	h.URI = u.URI
+	u.Held = &h
+	return true
 }
 
 // decision is what a unit that must be present needs.

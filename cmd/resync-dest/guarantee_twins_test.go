@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/md5"
+	"encoding/hex"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -63,9 +65,12 @@ func checkState(t *testing.T, dest, capList string) stateView {
 }
 
 // Item 5: a baseline listing /r/~x.txt and /r/%7Ex.txt with different
-// bytes keeps the first, fails the second by name (exit 3) and records
-// one of them - within one commit window (one run) and across runs (the
-// first held, the second newly listed), whichever spelling comes first.
+// bytes keeps the file of the one listed first and fails the other by name
+// (exit 3), within one commit window and in every run after; the state
+// records one of them. A Source that names the file only by the other
+// spelling has moved it: that URI takes the file over (its bytes fetched,
+// the old record dropped), and the list's order decides again when both
+// come back.
 func TestGuaranteeTwinURIsAreOneFile(t *testing.T) {
 	t.Parallel()
 	src, root := twinServed(t, map[string]string{"/dataset1/r/%7Ex.txt": "the twin's bytes"})
@@ -87,23 +92,32 @@ func TestGuaranteeTwinURIsAreOneFile(t *testing.T) {
 
 	for i, tc := range []struct {
 		locs       []string
-		kept, fail string
+		kept, fail string // fail "": exit 0
+		bytes      string
 	}{
-		{[]string{tilde, pct}, tilde, pct}, // both in one commit window
-		{[]string{pct, tilde}, tilde, pct}, // the held one listed second
-		{[]string{pct}, tilde, pct},        // only the twin listed
+		{[]string{tilde, pct}, tilde, pct, "the first bytes"}, // both in one commit window
+		{[]string{tilde, pct}, tilde, pct, "the first bytes"}, // the held one listed first again
+		{[]string{pct}, pct, "", "the twin's bytes"},          // moved to the other spelling
+		{[]string{tilde, pct}, tilde, pct, "the first bytes"}, // both again: the first listed
 	} {
 		list(tc.locs...)
-		r := runCLI(t, args([]string{"baseline", "--dest", dest}, root)...).want(t, exitPartial)
-		contains(t, r.stdout+r.stderr, tc.fail)
+		code := exitPartial
+		if tc.fail == "" {
+			code = 0
+		}
+		r := runCLI(t, args([]string{"baseline", "--dest", dest}, root)...).want(t, code)
 		v := checkState(t, dest, capList)
 		held := heldURIs(v.held)
-		if !held[tc.kept] || held[tc.fail] {
-			t.Errorf("run %d: records %v, want %s and not %s", i+1, held, tc.kept, tc.fail)
+		if !held[tc.kept] || len(v.held) != len(rs)+1 {
+			t.Errorf("run %d: %d records %v, want %s and the %d others", i+1, len(v.held), held, tc.kept, len(rs))
 		}
-		if len(v.held) != len(rs)+1 {
-			t.Errorf("run %d: %d records, want %d", i+1, len(v.held), len(rs)+1)
+		if b, err := os.ReadFile(file); err != nil || string(b) != tc.bytes {
+			t.Errorf("run %d: %s holds %q (%v), want %q", i+1, file, b, err, tc.bytes)
 		}
+		if tc.fail == "" {
+			continue
+		}
+		contains(t, r.stdout+r.stderr, tc.fail)
 		failed := false
 		for _, f := range v.fail {
 			failed = failed || f.URI == tc.fail && strings.Contains(f.Cause, tc.kept)
@@ -111,9 +125,38 @@ func TestGuaranteeTwinURIsAreOneFile(t *testing.T) {
 		if !failed {
 			t.Errorf("run %d: no failure of %s naming %s recorded: %+v", i+1, tc.fail, tc.kept, v.fail)
 		}
-		if b, err := os.ReadFile(file); err != nil || string(b) != "the first bytes" {
-			t.Errorf("run %d: %s holds %q (%v), want the first bytes", i+1, file, b, err)
-		}
+	}
+}
+
+// Item 5c, for a resource: a file the Source now names by another
+// spelling of its URI (as when it moves from http to https) is the same
+// file - taken over by the new URI without a download when its listed hash
+// is the one held, the old record dropped.
+func TestGuaranteeMovedURIKeepsItsFile(t *testing.T) {
+	t.Parallel()
+	src, root := twinServed(t, nil)
+	tilde, pct := root+"dataset1/r/~m.txt", root+"dataset1/r/%7Em.txt"
+	body := []byte("moved, not changed")
+	src.SetRaw("/dataset1/r/~m.txt", "text/plain", body)
+	sum := md5.Sum(body)
+	entry := func(loc string) listEntry {
+		return listEntry{loc: loc, hash: "md5:" + hex.EncodeToString(sum[:]), length: int64(len(body))}
+	}
+	src.SetRaw("/dataset1/resourcelist.xml", "application/xml", handList([]listEntry{entry(tilde)}))
+	dest := t.TempDir()
+	capList := src.CapabilityListURL(0)
+	runCLI(t, args([]string{"baseline", "--dest", dest}, root)...).want(t, 0)
+	checkState(t, dest, capList)
+
+	src.SetRaw("/dataset1/resourcelist.xml", "application/xml", handList([]listEntry{entry(pct)}))
+	before := src.Requests("/dataset1/r/~m.txt")
+	runCLI(t, args([]string{"baseline", "--dest", dest}, root)...).want(t, 0)
+	if n := src.Requests("/dataset1/r/~m.txt") - before; n != 0 {
+		t.Errorf("the moved file was downloaded again (%d requests)", n)
+	}
+	v := checkState(t, dest, capList)
+	if held := heldURIs(v.held); len(held) != 1 || !held[pct] {
+		t.Errorf("records %v, want only %s", held, pct)
 	}
 }
 
