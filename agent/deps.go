@@ -28,6 +28,7 @@ type Store interface {
 	EnsureSet(ctx context.Context, capabilityList, source string) (resourcesync.SetState, error)
 	Set(ctx context.Context, capabilityList string) (resourcesync.SetState, bool, error)
 	Sets(ctx context.Context) ([]resourcesync.SetState, error)
+	MoveSet(ctx context.Context, from, to string) (bool, error)
 }
 
 // Deps are the adapters, built by the command line.

@@ -39,6 +39,9 @@ type IncrementalOptions struct {
 // (local disk or state, interruption); the returned error joins the sets'
 // errors.
 func Incremental(ctx context.Context, disc *Discovery, d Deps, o IncrementalOptions) (*Report, error) {
+	if err := recogniseMoves(ctx, disc, o.CapabilityList, d, o.Worker.DryRun); err != nil {
+		return nil, err
+	}
 	if o.From.IsZero() {
 		sets, err := selectSets(disc, o.CapabilityList)
 		if err != nil {

@@ -164,3 +164,36 @@ func TestPathOwners(t *testing.T) {
 		t.Error("a path only another set holds has an owner in this set")
 	}
 }
+
+// MoveSet renames a set, keeping its records; it moves nothing onto a set
+// that exists, nor a set that does not.
+func TestMoveSet(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	const moved = "https://example.org/capabilitylist.xml"
+	s := ensureSet(t, db, capList)
+	commit(t, db, s.ID, &Batch{Held: []resourcesync.Held{held("http://example.org/a", "a", 1)}})
+	other := ensureSet(t, db, "http://example.org/other.xml")
+	for _, tc := range []struct {
+		from, to string
+		want     bool
+	}{
+		{capList, other.CapabilityList, false}, // onto a recorded set
+		{"http://example.org/none.xml", "https://example.org/none.xml", false},
+		{capList, moved, true},
+	} {
+		if got, err := db.MoveSet(ctx, tc.from, tc.to); err != nil || got != tc.want {
+			t.Errorf("MoveSet(%s, %s) = %v, %v; want %v", tc.from, tc.to, got, err, tc.want)
+		}
+	}
+	got, ok, err := db.Set(ctx, moved)
+	if err != nil || !ok || got.ID != s.ID {
+		t.Fatalf("Set(%s) = %+v, %v, %v; want set %d", moved, got, ok, err, s.ID)
+	}
+	if _, ok, _ := db.Set(ctx, capList); ok {
+		t.Errorf("the old name %s is still a set", capList)
+	}
+	if _, ok, err := db.Held(ctx, s.ID, "http://example.org/a"); err != nil || !ok {
+		t.Errorf("the moved set lost its record (%v, %v)", ok, err)
+	}
+}

@@ -111,3 +111,25 @@ func (db *DB) Sets(ctx context.Context) ([]Set, error) {
 	}
 	return out, nil
 }
+
+// MoveSet renames the set of the Capability List from to to, keeping its
+// records, baseline point and cursor: the Source moved its Capability List
+// (http to https, say) and the set is the same tree. It does nothing when
+// from is not recorded or to already is, and reports whether it moved.
+// Safe for concurrent use.
+func (db *DB) MoveSet(ctx context.Context, from, to string) (bool, error) {
+	if db.readOnly {
+		return false, fmt.Errorf("move set %s to %s: %w", from, to, ErrReadOnly)
+	}
+	res, err := db.write.ExecContext(ctx, `
+		UPDATE sets SET capability_list = ? WHERE capability_list = ?
+		AND NOT EXISTS (SELECT 1 FROM sets WHERE capability_list = ?)`, to, from, to)
+	if err != nil {
+		return false, fmt.Errorf("move set %s to %s: %w", from, to, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("move set %s to %s: %w", from, to, err)
+	}
+	return n == 1, nil
+}
