@@ -178,3 +178,18 @@ func BenchmarkHeldMany10000(b *testing.B) {
 	}
 	cpu.report(b)
 }
+
+// BenchmarkPathHolders is the check made before each file a deletion
+// removes, among 100,000 held resources.
+func BenchmarkPathHolders(b *testing.B) {
+	const n = 100_000
+	db, _ := benchDB(b, n)
+	ctx := runContext(b)
+	cpu := startCPU()
+	for i := 0; b.Loop(); i++ {
+		if ids, err := db.PathHolders(ctx, benchHeld((i*7919)%n).Path); err != nil || len(ids) != 1 {
+			b.Fatal(ids, err)
+		}
+	}
+	cpu.report(b)
+}

@@ -27,6 +27,8 @@ type DB struct {
 	write    *sql.DB // the one writing connection; nil when read-only
 	held     *sql.Stmt
 	heldMany *sql.Stmt
+	// pathHolders is selectPathHolders.
+	pathHolders *sql.Stmt
 	// schema is the schema version of the database as opened: older than
 	// the latest only in a read-only open (see readableFrom).
 	schema int
@@ -68,6 +70,9 @@ func Open(ctx context.Context, opts Options) (*DB, error) {
 	}
 	if err == nil {
 		db.heldMany, err = db.read.PrepareContext(ctx, selectHeldMany())
+	}
+	if err == nil {
+		db.pathHolders, err = db.read.PrepareContext(ctx, selectPathHolders)
 	}
 	if err != nil {
 		db.Close() //nolint:errcheck // the open error says more
@@ -223,7 +228,7 @@ func (db *DB) ReadOnly() bool { return db.readOnly }
 // Not safe to call concurrently with other methods.
 func (db *DB) Close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{db.held, db.heldMany} {
+	for _, st := range []*sql.Stmt{db.held, db.heldMany, db.pathHolders} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}

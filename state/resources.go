@@ -175,11 +175,21 @@ func (db *DB) EachHeld(ctx context.Context, setID int64, fn func(resourcesync.He
 	}
 }
 
+// selectPathHolders is asked before every file a deletion removes,
+// prepared once at Open: parsing and planning it for each call cost more
+// than running it.
+const selectPathHolders = `SELECT DISTINCT set_id FROM resources WHERE path = ? ORDER BY set_id`
+
 // PathHolders returns the IDs of the sets holding a resource at the mirror
 // path p, in ascending order, so that one set's --delete never removes a
-// file that another set holds. Safe for concurrent use.
+// file that another set holds. Safe for concurrent use. ctx is checked
+// before the lookup, not during it (see pointCtx).
 func (db *DB) PathHolders(ctx context.Context, p string) ([]int64, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT DISTINCT set_id FROM resources WHERE path = ? ORDER BY set_id`, p)
+	ctx, err := pointCtx(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read holders of %s: %w", p, err)
+	}
+	rows, err := db.pathHolders.QueryContext(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("read holders of %s: %w", p, err)
 	}
