@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"time"
 
 	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/transfer"
@@ -183,6 +184,15 @@ func (r *run) recordBaselinePoint(ctx context.Context) error {
 		// instant the copy is known to reflect.
 		at = r.sum.Started
 		r.d.Log.Warn().Str("uri", r.set.doc()).Msg("the Resource List or Dump has no at; using the run's start as the baseline point")
+	}
+	// An at after this run's time is the Source's mistake; taken as is,
+	// it would move the cursor past every change until then. The run's
+	// time, cut to the second Sources publish, is the latest the copy can
+	// reflect.
+	if now := r.opts.Now().Truncate(time.Second); at.After(now) {
+		r.d.Log.Warn().Str("uri", r.set.doc()).Str("at", resourcesync.FormatDatetime(at)).
+			Msgf("the Resource List or Dump is dated after this run's time; the baseline point is this run's time, %s", resourcesync.FormatDatetime(now))
+		at = now
 	}
 	b := &resourcesync.Batch{Baseline: &resourcesync.BaselinePoint{At: at, Completed: r.opts.Now(), Via: r.sum.Via}}
 	if err := r.d.Store.Commit(ctx, r.set.ID, b); err != nil {

@@ -64,7 +64,7 @@ func (r *run) readDumpHistory(ctx context.Context) error {
 		}
 		p := r.packages.New(ref)
 		p.Acquire() // the planner's, until every unit is emitted
-		h.lists = append(h.lists, list{url: ref.Loc, from: ref.MD.From, until: until, pkg: p})
+		h.lists = append(h.lists, list{url: ref.Loc, from: ref.MD.From, until: until, read: r.opts.Now(), pkg: p})
 		if err := r.packageChanges(ctx, p); err != nil {
 			return err
 		}

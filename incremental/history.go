@@ -14,11 +14,25 @@ import (
 type list struct {
 	url         string
 	from, until time.Time // until is zero for the open list
+	read        time.Time // when this run began to read it (Options.Now)
 	skipped     int       // changes before the cursor, left out
 	// pkg is the Change Dump package the list stands for; nil for a
 	// Change List. released: the planner let go of its reference.
 	pkg      *transfer.Package
 	released bool
+}
+
+// bound is the latest time a change of the list can have: a closed list
+// covers up to its until, and no list holds a change after the time it
+// was read. Read times are cut to the second, the precision Sources
+// publish, so that a change a Source dates in the same second as the
+// read is never taken for one before the cursor.
+func (l *list) bound() time.Time {
+	read := l.read.Truncate(time.Second)
+	if !l.until.IsZero() && l.until.Before(read) {
+		return l.until
+	}
+	return read
 }
 
 // history is what a run learned of the set's change history while it
@@ -29,7 +43,12 @@ type history struct {
 	latest   time.Time // the latest time of any change read
 	skipped  int       // closed lists recorded as done and not fetched
 	unknown  int       // changes of an unknown kind, treated as updated
+	misdated int64     // changes dated outside their list's interval or after the run's time
 }
+
+// misdatedNamed is how many misdated changes are warned about one by one;
+// the rest are counted in one line.
+const misdatedNamed = 10
 
 // load fills the backlog: first what earlier runs recorded (the changes
 // applied since the cursor, the failures to retry), then the history
@@ -59,6 +78,10 @@ func (r *run) load(ctx context.Context) error {
 		err = r.readDumpHistory(ctx)
 	} else {
 		err = r.readHistory(ctx)
+	}
+	if n := r.hist.misdated; n > misdatedNamed {
+		r.d.Log.Warn().Str("uri", r.set.doc()).Int64("changes", n).
+			Msgf("%d changes in all were dated outside their list's interval or after this run's time (%d named above); each was applied, and held the cursor at its list's bound", n, misdatedNamed)
 	}
 	if r.hist.unknown > 0 {
 		r.d.Log.Warn().Str("uri", r.set.doc()).Int("changes", r.hist.unknown).
@@ -91,7 +114,7 @@ func (r *run) readHistory(ctx context.Context) error {
 			if stateErr != nil {
 				return stateErr
 			}
-			h.lists = append(h.lists, list{url: p.URL, from: p.From, until: p.Until})
+			h.lists = append(h.lists, list{url: p.URL, from: p.From, until: p.Until, read: r.opts.Now()})
 			return nil
 		},
 		Change: func(_ *resourcesync.ChangeListPart, c resourcesync.ChangeEntry) error {
@@ -112,8 +135,29 @@ func (r *run) readHistory(ctx context.Context) error {
 }
 
 // add appends one change of the last list to the backlog.
+//
+// A change dated after its list's bound (a closed list's until, the time
+// the list was read) is a Source's mistake that must not swallow the
+// history: were its date taken as is, the cursor would move there and
+// every real change before it would be skipped by later runs. It is
+// reported, applied, and kept in the history at its list's bound, which
+// is where it holds the cursor. A change before its list's from is only
+// reported: an earlier date can only hold the cursor back.
 func (r *run) add(c resourcesync.ChangeEntry) error {
 	h := r.hist
+	ls := &h.lists[len(h.lists)-1]
+	t := c.Time
+	switch bound := ls.bound(); {
+	case t.After(bound):
+		why := "after this run's time"
+		if bound.Equal(ls.until) {
+			why = "after its list's until " + resourcesync.FormatDatetime(ls.until)
+		}
+		r.misdated(c, why)
+		t = bound
+	case !ls.from.IsZero() && t.Before(ls.from):
+		r.misdated(c, "before its list's from "+resourcesync.FormatDatetime(ls.from))
+	}
 	kind := c.MD.Change
 	if !kind.Known() {
 		// A change of unknown kind still says the resource changed: bring
@@ -121,7 +165,7 @@ func (r *run) add(c resourcesync.ChangeEntry) error {
 		h.unknown++
 		kind = resourcesync.ChangeUpdated
 	}
-	p := resourcesync.Pending{URI: c.Loc, Change: kind, Time: c.Time, List: len(h.lists) - 1, Position: c.Position}
+	p := resourcesync.Pending{URI: c.Loc, Change: kind, Time: t, List: len(h.lists) - 1, Position: c.Position}
 	if kind != resourcesync.ChangeDeleted {
 		lastmod := c.LastMod
 		if lastmod.IsZero() {
@@ -129,11 +173,23 @@ func (r *run) add(c resourcesync.ChangeEntry) error {
 		}
 		p.Version = resourcesync.Version{Fixity: c.MD.Hash, Length: c.MD.Length, HasLength: c.MD.HasLength, LastMod: lastmod}
 	}
-	if c.Time.After(h.latest) {
-		h.latest = c.Time
+	if t.After(h.latest) {
+		h.latest = t
 	}
 	if err := r.backlog.Add(p); err != nil {
 		return fmt.Errorf("keep change %s of %s: %w: %w", kind, c.Loc, resourcesync.ErrLocal, err)
 	}
 	return nil
+}
+
+// misdated reports a change dated where its list cannot hold it; the
+// first ones by name, the rest counted.
+func (r *run) misdated(c resourcesync.ChangeEntry, why string) {
+	h := r.hist
+	h.misdated++
+	r.sum.Misdated++
+	if h.misdated <= misdatedNamed {
+		r.d.Log.Warn().Str("uri", c.Loc).Str("change_list", c.List).Int("position", c.Position).
+			Msgf("change dated %s, %s: applied, but the cursor does not follow its date", resourcesync.FormatDatetime(c.Time), why)
+	}
 }

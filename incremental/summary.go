@@ -56,6 +56,11 @@ type Summary struct {
 	Applied       int64 `json:"applied"`            // recorded as applied by this run
 	ChangesFailed int64 `json:"changes_failed"`     // recorded as failed by this run (retried next run)
 	Retried       int64 `json:"retried"`            // resources retried because an earlier run failed them
+	// Misdated counts the changes dated outside their list's interval
+	// (after a closed list's until, before its from) or after the run's
+	// time: applied, each warned about, and never moving the cursor past
+	// its list's bound.
+	Misdated int64 `json:"misdated,omitempty"`
 	resourcesync.Counts
 	// WouldDelete counts resources deleted at the Source whose local copy
 	// was kept (no Delete, or a dry run).

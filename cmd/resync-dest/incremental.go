@@ -156,6 +156,9 @@ func writeIncremental(w io.Writer, s *incremental.Summary, indented bool) {
 	if s.Retried > 0 {
 		fmt.Fprintf(w, "    %s that failed before %s tried again\n", plural(s.Retried, "resource", "resources"), were(s.Retried))
 	}
+	if s.Misdated > 0 {
+		fmt.Fprintf(w, "    %d changes dated outside their list's interval or after this run's time were applied; the cursor stays within the Source's bounds (the warnings name them)\n", s.Misdated)
+	}
 	if s.WouldDelete > 0 {
 		fmt.Fprintf(w, "    %s deleted at the Source %s kept locally (runs with --delete apply deletions; baseline --delete removes these)\n", plural(s.WouldDelete, "resource", "resources"), were(s.WouldDelete))
 	}

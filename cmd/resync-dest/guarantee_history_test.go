@@ -1,0 +1,149 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/resourcesync"
+)
+
+// sourceDoc is the body of a document the fixture Source serves at path.
+func sourceDoc(t *testing.T, srv *fixtures.Server, path string) string {
+	t.Helper()
+	resp, err := http.Get(strings.TrimSuffix(srv.URL, "/") + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d %v", path, resp.StatusCode, err)
+	}
+	return string(b)
+}
+
+// withChange is a Change List with one more entry, an update of uri at
+// lastmod, appended to its changes.
+func withChange(t *testing.T, doc, uri, lastmod string) []byte {
+	t.Helper()
+	if !strings.Contains(doc, "</urlset>") {
+		t.Fatalf("not a urlset:\n%s", doc)
+	}
+	e := `<url><loc>` + uri + `</loc><lastmod>` + lastmod + `</lastmod><rs:md change="updated"/></url>`
+	return []byte(strings.Replace(doc, "</urlset>", e+"</urlset>", 1))
+}
+
+// checkState checks the state after a run (integrity, every record's file
+// present with its hash) and returns set 0's cursor.
+func checkState(t *testing.T, src *fixtures.Source, dest string) time.Time {
+	t.Helper()
+	v := readState(t, dest, src.CapabilityListURL(0))
+	if !v.ok {
+		t.Fatal("the state does not know the set")
+	}
+	assertHeldOnDisk(t, dest, v.held)
+	return v.set.Cursor
+}
+
+// Issue 22, item 5a: a date a Source got wrong cannot poison the cursor.
+// A change dated 9999, a Resource List whose at is in the year 3000, and a
+// closed Change List with an entry after its own until are each applied
+// and reported by name; the cursor stays within the Source's bounds (the
+// run's time, the closed list's until), so a real change published after
+// that run is applied by the next one instead of being skipped forever.
+func TestGuaranteePoisonedDatesKeepTheCursor(t *testing.T) {
+	t.Parallel()
+	// The Source's history ends before the tests run, as a real one's does.
+	start := time.Now().UTC().Add(-2 * time.Hour).Truncate(time.Second)
+	// later applies a real change, dated after every run so far.
+	later := func(t *testing.T, src *fixtures.Source, path string) {
+		t.Helper()
+		at := time.Now().UTC().Add(2 * time.Second).Truncate(time.Second)
+		if err := src.Apply(at, fixtures.Mutation{Kind: fixtures.Update, Path: path, Size: 777}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Run("a change dated 9999", func(t *testing.T) {
+		t.Parallel()
+		src, srv := served(t, func(s *fixtures.Spec) { s.Start, s.NoChangeListIndex = start, true })
+		dest := t.TempDir()
+		runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
+		rs := src.Resources(0)
+		if err := src.Apply(start.Add(time.Second), fixtures.Mutation{Kind: fixtures.Update, Path: rs[0].Path, Size: 100}); err != nil {
+			t.Fatal(err)
+		}
+		clPath := "/dataset1/changelist.xml"
+		src.SetRaw(clPath, "application/xml", withChange(t, sourceDoc(t, srv, clPath), rs[1].URI, "9999-01-01T00:00:00Z"))
+		before := time.Now()
+		r := runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
+		contains(t, r.stdout+r.stderr, rs[1].URI, "9999-01-01T00:00:00Z", "after this run's time", "1 changes dated outside")
+		if c := checkState(t, src, dest); c.After(time.Now()) || c.Before(start.Add(time.Second)) {
+			t.Fatalf("cursor %s after a change dated 9999 (the run began at %s)", c, before)
+		}
+		src.ClearRaw(clPath)
+		later(t, src, rs[2].Path)
+		r = runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
+		contains(t, r.stdout, "1 applied")
+		checkState(t, src, dest)
+		incAssertIsSource(t, src, dest)
+	})
+	t.Run("a Resource List at in the year 3000", func(t *testing.T) {
+		t.Parallel()
+		src, srv := served(t, func(s *fixtures.Spec) { s.Start = start })
+		dest := t.TempDir()
+		rlPath := "/dataset1/resourcelist.xml"
+		rl := sourceDoc(t, srv, rlPath)
+		at := `at="` + resourcesync.FormatDatetime(start) + `"`
+		if !strings.Contains(rl, at) {
+			t.Fatalf("no %s in the Resource List:\n%s", at, rl)
+		}
+		src.SetRaw(rlPath, "application/xml", []byte(strings.Replace(rl, at, `at="3000-01-01T00:00:00Z"`, 1)))
+		r := runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
+		contains(t, r.stdout+r.stderr, rlPath, "3000-01-01T00:00:00Z", "dated after this run's time")
+		if c := checkState(t, src, dest); c.After(time.Now()) {
+			t.Fatalf("cursor %s after a Resource List dated 3000", c)
+		}
+		src.ClearRaw(rlPath)
+		later(t, src, src.Resources(0)[0].Path)
+		r = runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
+		contains(t, r.stdout, "1 applied")
+		checkState(t, src, dest)
+		incAssertIsSource(t, src, dest)
+	})
+	t.Run("an entry after its closed list's until", func(t *testing.T) {
+		t.Parallel()
+		src, srv := served(t, func(s *fixtures.Spec) { s.Start, s.ChangeListMax = start, 2 })
+		dest := t.TempDir()
+		runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
+		rs := src.Resources(0)
+		until := start.Add(time.Second)
+		if err := src.Apply(until, fixtures.Mutation{Kind: fixtures.Update, Path: rs[0].Path, Size: 100},
+			fixtures.Mutation{Kind: fixtures.Update, Path: rs[1].Path, Size: 100}); err != nil {
+			t.Fatal(err)
+		}
+		// The closed list says it covers up to until, and holds a change an
+		// hour later: before now, so only the list's until bounds it.
+		clPath := "/dataset1/changelist-1.xml"
+		cl := sourceDoc(t, srv, clPath)
+		contains(t, cl, `until="`+resourcesync.FormatDatetime(until)+`"`)
+		src.SetRaw(clPath, "application/xml", withChange(t, cl, rs[2].URI, resourcesync.FormatDatetime(start.Add(time.Hour))))
+		r := runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
+		contains(t, r.stdout+r.stderr, rs[2].URI, "after its list's until", "3 applied")
+		if c := checkState(t, src, dest); c.After(until) {
+			t.Fatalf("cursor %s past the closed list's until %s", c, until)
+		}
+		src.ClearRaw(clPath)
+		// A real change between the list's until and the misdated entry.
+		if err := src.Apply(start.Add(10*time.Minute), fixtures.Mutation{Kind: fixtures.Update, Path: rs[3].Path, Size: 555}); err != nil {
+			t.Fatal(err)
+		}
+		r = runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
+		contains(t, r.stdout, "1 applied")
+		checkState(t, src, dest)
+		incAssertIsSource(t, src, dest)
+	})
+}
