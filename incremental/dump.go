@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/resync-dest/resync-dest/dumpzip"
@@ -103,9 +102,18 @@ func (r *run) packageRefs(ctx context.Context) ([]*resourcesync.Entry, time.Time
 	}
 	// §13.1 asks for forward chronological order; a Source that breaks it
 	// is sorted, as its Change Lists would be. Packages without a from
-	// cannot be placed and keep the dump's order.
-	if !slices.ContainsFunc(refs, func(e *resourcesync.Entry) bool { return e.MD.From.IsZero() }) {
-		slices.SortStableFunc(refs, func(a, b *resourcesync.Entry) int { return a.MD.From.Compare(b.MD.From) })
+	// cannot be placed and keep the dump's order. A hole between two
+	// packages after the cursor is a gap, as one between Change Lists.
+	span := func(e *resourcesync.Entry) resourcesync.Span {
+		return resourcesync.Span{URL: e.Loc, From: e.MD.From, Until: e.MD.Until}
+	}
+	resourcesync.SortSpans(refs, span)
+	spans := make([]resourcesync.Span, len(refs))
+	for i, e := range refs {
+		spans[i] = span(e)
+	}
+	if hole := resourcesync.FindHole(r.set.ChangeDump, spans, r.set.Cursor); hole != nil {
+		return nil, earliest, hole
 	}
 	return refs, earliest, nil
 }

@@ -88,6 +88,9 @@ func (r *run) run(ctx context.Context) error {
 		if errors.Is(err, resourcesync.ErrLocal) || ctx.Err() != nil {
 			return err
 		}
+		if hole, ok := errors.AsType[*resourcesync.HoleError](err); ok {
+			return &GapError{ChangeList: r.set.doc(), Cursor: r.set.Cursor, Earliest: h.earliest, Hole: hole}
+		}
 		return fmt.Errorf("read the change history of set %s: %w", r.set.CapabilityList, err)
 	}
 	if !h.earliest.IsZero() && h.earliest.After(r.set.Cursor) {

@@ -78,9 +78,16 @@ type GapError struct {
 	ChangeList string
 	Cursor     time.Time // where this mirror stopped
 	Earliest   time.Time // where the Source's history starts
+	// Hole, when set, is a hole between two of the Source's lists after
+	// the cursor, instead of a history that starts after it.
+	Hole *resourcesync.HoleError
 }
 
 func (e *GapError) Error() string {
+	if e.Hole != nil {
+		return fmt.Sprintf("%v; this mirror stopped at %s, so a new baseline is needed (run baseline, or sync --rebaseline-on-gap); nothing was changed",
+			e.Hole, resourcesync.FormatDatetime(e.Cursor))
+	}
 	return fmt.Sprintf("%v: the change history of %s starts at %s, after %s where this mirror stopped: changes made in between may be lost, so a new baseline is needed (run baseline, or sync --rebaseline-on-gap); nothing was changed",
 		resourcesync.ErrSafetyStop, e.ChangeList, resourcesync.FormatDatetime(e.Earliest), resourcesync.FormatDatetime(e.Cursor))
 }

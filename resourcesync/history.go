@@ -69,14 +69,16 @@ type HistoryVisitor struct {
 }
 
 // ReadHistory reads a set's change history from the Change List (or
-// Change List Index) at docURL and calls fn for each list, in index order
-// (forward chronological, §12.2), with its changes sorted. fn may stop the
+// Change List Index) at docURL and calls fn for each list, in forward
+// chronological order (§12.2: by from, the index's order when a list's
+// from is unknown), with its changes sorted. fn may stop the
 // read with an error. Walking off a closed list that carries
 // rel="index" continues in that index (§12.1). Each list is held in memory
 // while fn runs; WalkHistory streams instead.
 //
 // It returns an error for a document that is not a Change List, an index
-// nested in an index, a change without a time (lastmod is mandatory in a
+// nested in an index, a *HoleError for an index whose lists leave a hole
+// after opts.Since (before any list is read), a change without a time (lastmod is mandatory in a
 // Change List), and whatever open or the parser report, wrapped with the
 // URL concerned. The History is returned in every case, as far as known.
 func ReadHistory(ctx context.Context, open Opener, docURL string, opts HistoryOptions,
@@ -162,6 +164,17 @@ func readIndex(ctx context.Context, open Opener, r *Reader, final string, opts H
 		}
 		e.Loc = resolve(base, e.Loc)
 		refs = append(refs, e)
+	}
+	// A hole between two lists loses the changes in it as surely as a
+	// history that starts after the cursor: stop before any list is read.
+	span := func(e *Entry) Span { return Span{URL: e.Loc, From: e.MD.From, Until: e.MD.Until} }
+	SortSpans(refs, span)
+	spans := make([]Span, len(refs))
+	for i, e := range refs {
+		spans[i] = span(e)
+	}
+	if hole := FindHole(final, spans, opts.Since); hole != nil {
+		return hole
 	}
 	seen := map[string]bool{}
 	for i, ref := range refs {

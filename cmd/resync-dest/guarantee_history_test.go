@@ -147,3 +147,64 @@ func TestGuaranteePoisonedDatesKeepTheCursor(t *testing.T) {
 		incAssertIsSource(t, src, dest)
 	})
 }
+
+// Issue 22, item 5b: a hole in the middle of the history is a gap. The
+// Change List Index loses the list of the changes between two others: the
+// run stops with exit 7 before changing anything, naming both lists and
+// the lost interval. The same lists named out of order in the index are
+// the whole history, sorted and applied (exit 0); and once the Source's
+// index is whole again, the stopped mirror catches up.
+func TestGuaranteeHoleInTheHistoryIsAGap(t *testing.T) {
+	t.Parallel()
+	start := time.Now().UTC().Add(-24 * time.Hour).Truncate(time.Second)
+	src, srv := served(t, func(s *fixtures.Spec) { s.Start, s.ChangeListMax = start, 2 })
+	holed, shuffled := t.TempDir(), t.TempDir()
+	runCLI(t, args([]string{"sync", "--dest", holed}, srv.URL)...).want(t, 0)
+	runCLI(t, args([]string{"sync", "--dest", shuffled}, srv.URL)...).want(t, 0)
+	rs := src.Resources(0)
+	// Closed lists of two changes each: changelist-1 up to start+1h,
+	// changelist-2 from there to start+3h, changelist-3 to start+5h; then
+	// changelist-4, open and empty.
+	for i, h := range []int{1, 3, 5} {
+		at := start.Add(time.Duration(h) * time.Hour)
+		if err := src.Apply(at, fixtures.Mutation{Kind: fixtures.Update, Path: rs[2*i].Path, Size: 200},
+			fixtures.Mutation{Kind: fixtures.Update, Path: rs[2*i+1].Path, Size: 200}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const ixPath = "/dataset1/changelist.xml"
+	ix := sourceDoc(t, srv, ixPath)
+	var head, tail string
+	var parts []string // <sitemap> elements
+	head, rest, _ := strings.Cut(ix, "<sitemap>")
+	for _, p := range strings.Split("<sitemap>"+rest, "<sitemap>")[1:] {
+		p, after, _ := strings.Cut(p, "</sitemap>")
+		parts, tail = append(parts, "<sitemap>"+p+"</sitemap>"), after
+	}
+	if len(parts) != 4 || !strings.Contains(parts[1], "changelist-2.xml") {
+		t.Fatalf("the fixture's index is not four lists:\n%s", ix)
+	}
+
+	src.SetRaw(ixPath, "application/xml", []byte(head+parts[0]+parts[2]+parts[3]+tail))
+	before := filesOnly(fixtures.TreeSnapshot(t, holed, true))
+	cursor := checkState(t, src, holed)
+	r := runCLI(t, args([]string{"sync", "--dest", holed}, srv.URL)...).want(t, exitSafetyStop)
+	contains(t, r.stdout+r.stderr, "changelist-1.xml", "changelist-3.xml",
+		resourcesync.FormatDatetime(start.Add(time.Hour)), resourcesync.FormatDatetime(start.Add(3*time.Hour)),
+		"in no list", "nothing was changed")
+	sameSnapshot(t, "a run that found a hole", before, filesOnly(fixtures.TreeSnapshot(t, holed, true)))
+	if c := checkState(t, src, holed); !c.Equal(cursor) {
+		t.Errorf("a run that found a hole moved the cursor from %s to %s", cursor, c)
+	}
+
+	src.SetRaw(ixPath, "application/xml", []byte(head+parts[3]+parts[2]+parts[0]+parts[1]+tail))
+	r = runCLI(t, args([]string{"sync", "--dest", shuffled}, srv.URL)...).want(t, 0)
+	contains(t, r.stdout, "6 applied")
+	checkState(t, src, shuffled)
+	incAssertIsSource(t, src, shuffled)
+
+	src.ClearRaw(ixPath)
+	runCLI(t, args([]string{"sync", "--dest", holed}, srv.URL)...).want(t, 0)
+	checkState(t, src, holed)
+	incAssertIsSource(t, src, holed)
+}
