@@ -9,7 +9,7 @@ type Batch struct {
 	Held      []Held         // copies now held (upserted; a recorded failure of the URI is cleared)
 	Removed   []string       // URIs no longer held (deleted locally)
 	Failed    []Failure      // resources that failed in this batch
-	Changes   []ChangeRecord // changes processed (applied or failed)
+	Changes   []ChangeRecord // changes processed (applied or failed; an applied one clears its URI's failure unless Failed has one)
 	ListsDone []ListDone     // closed change documents fully processed
 	Cursor    *time.Time     // new incremental cursor: the time of the first unprocessed change
 	Baseline  *BaselinePoint // a baseline completed

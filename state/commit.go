@@ -13,7 +13,8 @@ import (
 // builds it from results whose data is already durable on disk.
 //
 // Within a batch the parts apply in this order: Held, Removed, Failed,
-// Changes, ListsDone, Baseline, Cursor. A URI both in Held and in Removed
+// Changes, ListsDone, Baseline, Cursor. A change recorded as applied
+// clears its URI's failure, unless the batch records a failure of it. A URI both in Held and in Removed
 // thus ends up not held: if the batch cannot tell which came last, the
 // state errs on claiming less than the disk holds, never more.
 type Batch = resourcesync.Batch
@@ -219,13 +220,25 @@ func (c *committer) failed(b *Batch) error {
 	})
 }
 
+// changes records the changes processed. A change applied settles its
+// resource, and so its recorded failure: a deletion of a resource never
+// held (its fetch failed, since it was gone) removes nothing, yet the
+// resource is no longer to retry. A failure of the same batch stays.
 func (c *committer) changes(b *Batch) error {
+	var failedNow map[string]bool
+	if c.failures && len(b.Failed) > 0 {
+		failedNow = make(map[string]bool, len(b.Failed))
+		for _, f := range b.Failed {
+			failedNow[f.URI] = true
+		}
+	}
 	return c.each(len(b.Changes), []string{`
 		INSERT INTO changes (set_id, uri, change, time, list, position, failed, cause, recorded)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (set_id, uri, time, change) DO UPDATE SET
 			list = excluded.list, position = excluded.position, failed = excluded.failed,
 			cause = excluded.cause, recorded = excluded.recorded`,
+		clearFailure,
 	}, func(i int, st []*sql.Stmt) error {
 		ch := b.Changes[i]
 		switch {
@@ -237,6 +250,12 @@ func (c *committer) changes(b *Batch) error {
 		if _, err := st[0].ExecContext(c.ctx, c.set, ch.URI, string(ch.Change), keyTime(ch.Time),
 			ch.List, ch.Position, ch.Failed, ch.Cause, c.now); err != nil {
 			return fmt.Errorf("record change of %s: %w", ch.URI, err)
+		}
+		if !c.failures || ch.Failed || failedNow[ch.URI] {
+			return nil
+		}
+		if _, err := st[1].ExecContext(c.ctx, c.set, ch.URI); err != nil {
+			return fmt.Errorf("clear failure of %s: %w", ch.URI, err)
 		}
 		return nil
 	})

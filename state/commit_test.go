@@ -133,6 +133,38 @@ func TestCommitHeldAndRemovedInOneBatch(t *testing.T) {
 	}
 }
 
+// Issue 16: a change recorded as applied settles its resource's failure,
+// held or not (a deletion of a resource whose fetch failed); a failed
+// change, or an applied one whose batch also records a failure of the
+// URI, keeps it.
+func TestCommitAppliedChangeClearsItsFailure(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	s := ensureSet(t, db, capList)
+	gone, failing, other := "http://example.org/gone", "http://example.org/failing", "http://example.org/other"
+	commit(t, db, s.ID, &Batch{Failed: []resourcesync.Failure{{URI: gone, Cause: "404"}, {URI: failing, Cause: "503"}, {URI: other, Cause: "503"}}})
+	t1 := time.Date(2013, 1, 3, 0, 0, 0, 0, time.UTC)
+	rec := func(uri string, ch resourcesync.Change, failed bool) resourcesync.ChangeRecord {
+		return resourcesync.ChangeRecord{URI: uri, Change: ch, Time: t1, List: "http://example.org/cl.xml", Position: 1, Failed: failed}
+	}
+	commit(t, db, s.ID, &Batch{
+		Failed: []resourcesync.Failure{{URI: other, Cause: "hash mismatch"}},
+		Changes: []resourcesync.ChangeRecord{rec(gone, resourcesync.ChangeDeleted, false),
+			rec(failing, resourcesync.ChangeUpdated, true), rec(other, resourcesync.ChangeUpdated, false)},
+	})
+	fs, err := db.Failures(ctx, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var uris []string
+	for _, f := range fs {
+		uris = append(uris, f.URI)
+	}
+	if !reflect.DeepEqual(uris, []string{failing, other}) {
+		t.Errorf("failures of %v, want %s and %s", uris, failing, other)
+	}
+}
+
 func TestCommitChanges(t *testing.T) {
 	ctx := context.Background()
 	db := openTest(t)

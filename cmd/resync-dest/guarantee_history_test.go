@@ -208,3 +208,50 @@ func TestGuaranteeHoleInTheHistoryIsAGap(t *testing.T) {
 	checkState(t, src, holed)
 	incAssertIsSource(t, src, holed)
 }
+
+// Issue 16, "a failure that never clears": a resource the baseline could
+// not fetch (it was deleted after the Resource List was written) is never
+// held; the Change List's deletion of it settles its failure record too,
+// so the sync that applies it exits 0, as does the next, and status shows
+// no failure waiting to be retried - with --delete and without.
+func TestGuaranteeAChangeSettlesItsFailure(t *testing.T) {
+	t.Parallel()
+	for _, del := range []bool{false, true} {
+		name := "without --delete"
+		if del {
+			name = "with --delete"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			src, srv := served(t, nil)
+			dest := t.TempDir()
+			gone := src.Resources(0)[3]
+			src.SetNotFound(gone.Path)
+			r := runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, exitPartial)
+			contains(t, r.stdout, gone.URI)
+			if v := readState(t, dest, src.CapabilityListURL(0)); len(v.fail) != 1 || v.fail[0].URI != gone.URI {
+				t.Fatalf("failures after the baseline: %+v", v.fail)
+			}
+			src.ClearRaw(gone.Path)
+			if err := src.Apply(src.At().Add(time.Second), fixtures.Mutation{Kind: fixtures.Delete, Path: gone.Path}); err != nil {
+				t.Fatal(err)
+			}
+			flags := []string{"sync", "--dest", dest}
+			if del {
+				flags = append(flags, "--delete")
+			}
+			for run := 1; run <= 2; run++ {
+				runCLI(t, args(flags, srv.URL)...).want(t, 0)
+				checkState(t, src, dest)
+				if v := readState(t, dest, src.CapabilityListURL(0)); len(v.fail) != 0 {
+					t.Fatalf("run %d: failures left after the deletion was applied: %+v", run, v.fail)
+				}
+			}
+			r = runCLI(t, "status", "--dest", dest)
+			if strings.Contains(r.stdout, "waiting to be retried") {
+				t.Errorf("status still shows failures:\n%s", r.stdout)
+			}
+			incAssertIsSource(t, src, dest)
+		})
+	}
+}
