@@ -51,11 +51,49 @@ func (j syncJob) syncSet(ctx context.Context, disc *Discovery, s *SetInfo, d Dep
 		return fmt.Errorf("read the state of set %s: %w: %w", s.CapabilityList, resourcesync.ErrLocal, err)
 	}
 	switch {
-	case checksum || !synced(st) || !hasChanges(s, j.via):
+	case checksum || !hasChanges(s, j.via):
 		// Without a Change List (or Dump), the Resource List is the only
 		// way to follow the Source.
 		return baselineSet(ctx, disc, s, d, j.base, j.via, sr)
+	case !synced(st):
+		return j.firstSync(ctx, disc, s, d, sr)
 	default:
 		return j.incrementalSet(ctx, disc, s, d, time.Time{}, sr)
 	}
+}
+
+// firstSync is a set's baseline, then the changes since its list's at, in
+// one run: a Resource List is older than the Source it describes, and a
+// resource that changed since fails the baseline's check (its length or
+// hash is the list's) until its change is applied. So the run ends in step
+// and only what still fails when the changes are applied counts as failed
+// (the baseline's Failed and Failures say so).
+func (j syncJob) firstSync(ctx context.Context, disc *Discovery, s *SetInfo, d Deps, sr *SetReport) error {
+	if err := baselineSet(ctx, disc, s, d, j.base, j.via, sr); err != nil || j.inc.DryRun {
+		return err
+	}
+	base := sr.Baseline
+	err := j.incrementalSet(ctx, disc, s, d, time.Time{}, sr)
+	if err != nil || sr.Baseline != base || sr.Incremental == nil || base.Failed == 0 {
+		return err
+	}
+	fails, err := d.Store.Failures(ctx, sr.Incremental.Set.ID)
+	if err != nil {
+		return fmt.Errorf("read the failures of set %s: %w: %w", s.CapabilityList, resourcesync.ErrLocal, err)
+	}
+	still := make(map[string]bool, len(fails))
+	for _, f := range fails {
+		still[f.URI] = true
+	}
+	kept := base.Failures[:0]
+	for _, f := range base.Failures {
+		if still[f.URI] {
+			kept = append(kept, f)
+		}
+	}
+	base.Failures = kept
+	// The incremental run retried the baseline's failures: those failing
+	// still are its own failures, and are counted there.
+	base.Failed = max(0, int64(len(fails))-sr.Incremental.Failed)
+	return nil
 }

@@ -58,8 +58,8 @@ func TestSyncBaselinesThenFollowsChanges(t *testing.T) {
 		t.Fatalf("first sync: %+v", rep.Counts)
 	}
 	for _, s := range rep.Sets {
-		if s.Baseline == nil || s.Incremental != nil {
-			t.Errorf("%s: a set never synced must get a baseline: %+v", s.CapabilityList, s)
+		if s.Baseline == nil || s.Incremental == nil || s.Incremental.Changes != 0 {
+			t.Errorf("%s: a set never synced must get a baseline, then its changes since the list's at: %+v", s.CapabilityList, s)
 		}
 	}
 	if err := d.src.AdvanceRandom(8, time.Second); err != nil {

@@ -255,3 +255,34 @@ func TestGuaranteeAChangeSettlesItsFailure(t *testing.T) {
 		})
 	}
 }
+
+// Issue 16, "a baseline from an older Resource List": the Source's
+// Resource List predates a change (its length and hash are the old
+// version's). A first sync is the baseline and then the changes since the
+// list's at, in one run: the mismatch the change explains is not a
+// failure, the run ends in step and exits 0, and the next run too.
+func TestGuaranteeFirstSyncAppliesTheChangesSinceItsList(t *testing.T) {
+	t.Parallel()
+	src, srv := served(t, nil)
+	dest := t.TempDir()
+	const rlPath = "/dataset1/resourcelist.xml"
+	old := sourceDoc(t, srv, rlPath)
+	changed := src.Resources(0)[5]
+	if err := src.Apply(src.At().Add(time.Second), fixtures.Mutation{Kind: fixtures.Update, Path: changed.Path, Size: 1866}); err != nil {
+		t.Fatal(err)
+	}
+	src.SetRaw(rlPath, "application/xml", []byte(old))
+	r := runCLI(t, args([]string{"sync", "--dest", dest, "--json"}, srv.URL)...).want(t, 0)
+	s := incJSON(t, r)
+	if len(s.Sets) != 1 || s.Sets[0].Baseline == nil || s.Sets[0].Incremental == nil || s.Sets[0].Incremental.Applied != 1 {
+		t.Fatalf("a first sync is the baseline and the changes since its list:\n%s", r.stdout)
+	}
+	if v := readState(t, dest, src.CapabilityListURL(0)); len(v.fail) != 0 {
+		t.Errorf("failures left: %+v", v.fail)
+	}
+	checkState(t, src, dest)
+	incAssertIsSource(t, src, dest)
+	src.ClearRaw(rlPath)
+	runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
+	checkState(t, src, dest)
+}
