@@ -234,10 +234,11 @@ func TestSyncCommand(t *testing.T) {
 	t.Parallel()
 	src, srv := served(t, nil)
 	dest := t.TempDir()
-	// Never synced: a baseline.
+	// Never synced: a baseline, then the changes since its list (none).
 	r := runCLI(t, args([]string{"sync", "--dest", dest, "--json"}, srv.URL)...).want(t, 0)
 	s := incJSON(t, r)
-	if s.Command != "sync" || s.Sets[0].Baseline == nil || s.Sets[0].Baseline.Created != 40 || s.Sets[0].Incremental != nil {
+	if s.Command != "sync" || s.Sets[0].Baseline == nil || s.Sets[0].Baseline.Created != 40 ||
+		s.Sets[0].Incremental == nil || s.Sets[0].Incremental.Changes != 0 {
 		t.Fatalf("first sync: %s", r.stdout)
 	}
 	// Then incremental.
