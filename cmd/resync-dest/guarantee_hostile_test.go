@@ -22,7 +22,7 @@ func hostileList(locs []string) []byte {
 	var b strings.Builder
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
-<rs:md capability="resourcelist" at="2030-01-01T00:00:00Z"/>
+<rs:md capability="resourcelist" at="2025-01-01T00:00:00Z"/>
 `)
 	for _, l := range locs {
 		b.WriteString("<url><loc>")
