@@ -37,15 +37,15 @@ func withChange(t *testing.T, doc, uri, lastmod string) []byte {
 	return []byte(strings.Replace(doc, "</urlset>", e+"</urlset>", 1))
 }
 
-// checkState checks the state after a run (integrity, every record's file
-// present with its hash) and returns set 0's cursor.
-func checkState(t *testing.T, src *fixtures.Source, dest string) time.Time {
+// checkedCursor checks the state after a run (checkState: integrity, every
+// record's file present with its hash, one record per file) and returns set
+// 0's cursor.
+func checkedCursor(t *testing.T, src *fixtures.Source, dest string) time.Time {
 	t.Helper()
-	v := readState(t, dest, src.CapabilityListURL(0))
+	v := checkState(t, dest, src.CapabilityListURL(0))
 	if !v.ok {
 		t.Fatal("the state does not know the set")
 	}
-	assertHeldOnDisk(t, dest, v.held)
 	return v.set.Cursor
 }
 
@@ -81,14 +81,14 @@ func TestGuaranteePoisonedDatesKeepTheCursor(t *testing.T) {
 		before := time.Now()
 		r := runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
 		contains(t, r.stdout+r.stderr, rs[1].URI, "9999-01-01T00:00:00Z", "after this run's time", "1 changes dated outside")
-		if c := checkState(t, src, dest); c.After(time.Now()) || c.Before(start.Add(time.Second)) {
+		if c := checkedCursor(t, src, dest); c.After(time.Now()) || c.Before(start.Add(time.Second)) {
 			t.Fatalf("cursor %s after a change dated 9999 (the run began at %s)", c, before)
 		}
 		src.ClearRaw(clPath)
 		later(t, src, rs[2].Path)
 		r = runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
 		contains(t, r.stdout, "1 applied")
-		checkState(t, src, dest)
+		checkedCursor(t, src, dest)
 		incAssertIsSource(t, src, dest)
 	})
 	t.Run("a Resource List at in the year 3000", func(t *testing.T) {
@@ -104,14 +104,14 @@ func TestGuaranteePoisonedDatesKeepTheCursor(t *testing.T) {
 		src.SetRaw(rlPath, "application/xml", []byte(strings.Replace(rl, at, `at="3000-01-01T00:00:00Z"`, 1)))
 		r := runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
 		contains(t, r.stdout+r.stderr, rlPath, "3000-01-01T00:00:00Z", "dated after this run's time")
-		if c := checkState(t, src, dest); c.After(time.Now()) {
+		if c := checkedCursor(t, src, dest); c.After(time.Now()) {
 			t.Fatalf("cursor %s after a Resource List dated 3000", c)
 		}
 		src.ClearRaw(rlPath)
 		later(t, src, src.Resources(0)[0].Path)
 		r = runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
 		contains(t, r.stdout, "1 applied")
-		checkState(t, src, dest)
+		checkedCursor(t, src, dest)
 		incAssertIsSource(t, src, dest)
 	})
 	t.Run("an entry after its closed list's until", func(t *testing.T) {
@@ -133,7 +133,7 @@ func TestGuaranteePoisonedDatesKeepTheCursor(t *testing.T) {
 		src.SetRaw(clPath, "application/xml", withChange(t, cl, rs[2].URI, resourcesync.FormatDatetime(start.Add(time.Hour))))
 		r := runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
 		contains(t, r.stdout+r.stderr, rs[2].URI, "after its list's until", "3 applied")
-		if c := checkState(t, src, dest); c.After(until) {
+		if c := checkedCursor(t, src, dest); c.After(until) {
 			t.Fatalf("cursor %s past the closed list's until %s", c, until)
 		}
 		src.ClearRaw(clPath)
@@ -143,7 +143,7 @@ func TestGuaranteePoisonedDatesKeepTheCursor(t *testing.T) {
 		}
 		r = runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
 		contains(t, r.stdout, "1 applied")
-		checkState(t, src, dest)
+		checkedCursor(t, src, dest)
 		incAssertIsSource(t, src, dest)
 	})
 }
@@ -187,25 +187,25 @@ func TestGuaranteeHoleInTheHistoryIsAGap(t *testing.T) {
 
 	src.SetRaw(ixPath, "application/xml", []byte(head+parts[0]+parts[2]+parts[3]+tail))
 	before := filesOnly(fixtures.TreeSnapshot(t, holed, true))
-	cursor := checkState(t, src, holed)
+	cursor := checkedCursor(t, src, holed)
 	r := runCLI(t, args([]string{"sync", "--dest", holed}, srv.URL)...).want(t, exitSafetyStop)
 	contains(t, r.stdout+r.stderr, "changelist-1.xml", "changelist-3.xml",
 		resourcesync.FormatDatetime(start.Add(time.Hour)), resourcesync.FormatDatetime(start.Add(3*time.Hour)),
 		"in no list", "nothing was changed")
 	sameSnapshot(t, "a run that found a hole", before, filesOnly(fixtures.TreeSnapshot(t, holed, true)))
-	if c := checkState(t, src, holed); !c.Equal(cursor) {
+	if c := checkedCursor(t, src, holed); !c.Equal(cursor) {
 		t.Errorf("a run that found a hole moved the cursor from %s to %s", cursor, c)
 	}
 
 	src.SetRaw(ixPath, "application/xml", []byte(head+parts[3]+parts[2]+parts[0]+parts[1]+tail))
 	r = runCLI(t, args([]string{"sync", "--dest", shuffled}, srv.URL)...).want(t, 0)
 	contains(t, r.stdout, "6 applied")
-	checkState(t, src, shuffled)
+	checkedCursor(t, src, shuffled)
 	incAssertIsSource(t, src, shuffled)
 
 	src.ClearRaw(ixPath)
 	runCLI(t, args([]string{"sync", "--dest", holed}, srv.URL)...).want(t, 0)
-	checkState(t, src, holed)
+	checkedCursor(t, src, holed)
 	incAssertIsSource(t, src, holed)
 }
 
@@ -242,7 +242,7 @@ func TestGuaranteeAChangeSettlesItsFailure(t *testing.T) {
 			}
 			for run := 1; run <= 2; run++ {
 				runCLI(t, args(flags, srv.URL)...).want(t, 0)
-				checkState(t, src, dest)
+				checkedCursor(t, src, dest)
 				if v := readState(t, dest, src.CapabilityListURL(0)); len(v.fail) != 0 {
 					t.Fatalf("run %d: failures left after the deletion was applied: %+v", run, v.fail)
 				}
@@ -280,9 +280,9 @@ func TestGuaranteeFirstSyncAppliesTheChangesSinceItsList(t *testing.T) {
 	if v := readState(t, dest, src.CapabilityListURL(0)); len(v.fail) != 0 {
 		t.Errorf("failures left: %+v", v.fail)
 	}
-	checkState(t, src, dest)
+	checkedCursor(t, src, dest)
 	incAssertIsSource(t, src, dest)
 	src.ClearRaw(rlPath)
 	runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
-	checkState(t, src, dest)
+	checkedCursor(t, src, dest)
 }

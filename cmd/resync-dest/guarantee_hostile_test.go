@@ -17,12 +17,16 @@ import (
 // Items 9 and 10: a hostile Source names resources whose URIs try to
 // climb out of the mirror, collide, or point at other hosts and schemes.
 
+// hostileListAt is hostileList's at: in the past, so that no run warns of
+// a list dated in the future.
+const hostileListAt = "2025-01-01T00:00:00Z"
+
 // hostileList is a Resource List (at the fixture's list URL) naming locs.
 func hostileList(locs []string) []byte {
 	var b strings.Builder
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
-<rs:md capability="resourcelist" at="2025-01-01T00:00:00Z"/>
+<rs:md capability="resourcelist" at="` + hostileListAt + `"/>
 `)
 	for _, l := range locs {
 		b.WriteString("<url><loc>")

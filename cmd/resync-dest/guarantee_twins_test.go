@@ -175,7 +175,7 @@ func TestGuaranteeTwinDeletionForgetsTheFile(t *testing.T) {
 		locs = append(locs, r.URI)
 	}
 	src.SetRaw("/dataset1/resourcelist.xml", "application/xml",
-		[]byte(strings.Replace(string(hostileList(locs)), "2030-01-01T00:00:00Z", "2020-01-01T00:00:00Z", 1)))
+		[]byte(strings.Replace(string(hostileList(locs)), hostileListAt, "2020-01-01T00:00:00Z", 1)))
 	dest := t.TempDir()
 	capList := src.CapabilityListURL(0)
 	runCLI(t, args([]string{"baseline", "--dest", dest}, root)...).want(t, 0)
@@ -184,7 +184,7 @@ func TestGuaranteeTwinDeletionForgetsTheFile(t *testing.T) {
 	}
 
 	src.SetRaw("/dataset1/resourcelist.xml", "application/xml",
-		[]byte(strings.Replace(string(hostileList(locs[1:])), "2030-01-01T00:00:00Z", "2020-01-03T00:00:00Z", 1)))
+		[]byte(strings.Replace(string(hostileList(locs[1:])), hostileListAt, "2020-01-03T00:00:00Z", 1)))
 	src.SetRaw(strings.TrimPrefix(src.ChangeListURL(0), strings.TrimSuffix(root, "/")), "application/xml", []byte(`<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
 <rs:md capability="changelist" from="2020-01-01T00:00:00Z" until="2020-01-03T00:00:00Z"/>
