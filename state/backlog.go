@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/resync-dest/resync-dest/resourcesync"
@@ -48,45 +46,16 @@ const backlogPage = 512
 // (os.TempDir() when dir is ""). A process that dies leaves the file
 // behind, named resync-dest-backlog-*.db.
 func NewBacklog(dir string) (*Backlog, error) {
-	if dir == "" {
-		dir = os.TempDir()
-	}
-	f, err := os.CreateTemp(dir, "resync-dest-backlog-*.db")
-	if err != nil {
-		return nil, fmt.Errorf("create backlog: %w", err)
-	}
-	name := f.Name()
-	if err := f.Close(); err != nil {
-		os.Remove(name)
-		return nil, fmt.Errorf("create backlog %s: %w", name, err)
-	}
-	b, err := openBacklog(name)
-	if err != nil {
-		os.Remove(name)
-		return nil, fmt.Errorf("create backlog %s: %w", name, err)
-	}
-	return b, nil
-}
-
-func openBacklog(name string) (*Backlog, error) {
-	abs, err := filepath.Abs(name)
-	if err != nil {
-		return nil, err
-	}
-	// Nothing here must survive a crash (see openListing).
-	db, err := openPool(1, fileDSN(abs, url.Values{
-		"_journal_mode": {"OFF"},
-		"_synchronous":  {"OFF"},
-		"_locking_mode": {"EXCLUSIVE"},
-		"_cache_size":   {"-8192"}, // KiB: memory stays flat however long the history
-	}))
+	// No journal at all: the Backlog is written once and then read.
+	db, abs, err := newScratch(dir, "backlog", "OFF", "-8192")
 	if err != nil {
 		return nil, err
 	}
 	b := &Backlog{file: abs, db: db, list: -1}
 	if err := b.create(); err != nil {
 		db.Close()
-		return nil, err
+		os.Remove(abs)
+		return nil, fmt.Errorf("create backlog %s: %w", abs, err)
 	}
 	return b, nil
 }

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/resync-dest/resync-dest/resourcesync"
@@ -45,39 +43,9 @@ const (
 // (os.TempDir() when dir is ""). The file is removed by Close; a process
 // that dies leaves it behind, named resync-dest-listing-*.db.
 func NewListing(dir string) (*Listing, error) {
-	if dir == "" {
-		dir = os.TempDir()
-	}
-	f, err := os.CreateTemp(dir, "resync-dest-listing-*.db")
-	if err != nil {
-		return nil, fmt.Errorf("create listing: %w", err)
-	}
-	name := f.Name()
-	if err := f.Close(); err != nil {
-		os.Remove(name)
-		return nil, fmt.Errorf("create listing %s: %w", name, err)
-	}
-	l, err := openListing(name)
-	if err != nil {
-		os.Remove(name)
-		return nil, fmt.Errorf("create listing %s: %w", name, err)
-	}
-	return l, nil
-}
-
-func openListing(name string) (*Listing, error) {
-	abs, err := filepath.Abs(name)
-	if err != nil {
-		return nil, err
-	}
-	// Nothing here must survive a crash: no journal file, no fsync, and no
-	// other process shares the file.
-	db, err := openPool(1, fileDSN(abs, url.Values{
-		"_journal_mode": {"MEMORY"},
-		"_synchronous":  {"OFF"},
-		"_locking_mode": {"EXCLUSIVE"},
-		"_cache_size":   {"-4096"}, // KiB: memory stays flat however long the listing
-	}))
+	// A journal in memory: a statement that fails mid-batch still rolls
+	// back.
+	db, abs, err := newScratch(dir, "listing", "MEMORY", "-4096")
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +58,8 @@ func openListing(name string) (*Listing, error) {
 		lastmod TEXT
 	) WITHOUT ROWID`); err != nil {
 		db.Close()
-		return nil, err
+		os.Remove(abs)
+		return nil, fmt.Errorf("create listing %s: %w", abs, err)
 	}
 	return &Listing{file: abs, db: db, pending: make([]ListingEntry, 0, 256)}, nil
 }
