@@ -102,22 +102,29 @@ func (p *proc) wantExit(t *testing.T, code int) {
 	}
 }
 
-// Item 1: a second run on a locked mirror exits 6 at once, touching
-// nothing - no request to the Source, not a byte of the mirror or its
-// state - and a run killed with SIGKILL leaves no stale lock behind (the
-// lock is flock(2), released by the kernel with the process).
-func TestGuaranteeLockOneRunPerMirror(t *testing.T) {
+// stalledHolder makes a mirror with a baseline, then starts the holder: a
+// baseline stalled on its Resource List, lock taken, run recorded, listing
+// created - then nothing until the list comes. It returns once the holder
+// has asked for the list, with the Source's counts reset before it began.
+func stalledHolder(t *testing.T) (*fixtures.Source, *fixtures.Server, string, *proc) {
+	t.Helper()
 	src, srv := served(t, nil)
 	dest := t.TempDir()
 	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
-
-	// The holder: a baseline stalled on its Resource List, lock taken,
-	// run recorded, listing created - then nothing until the list comes.
 	list := "/dataset1/resourcelist.xml"
 	src.SetFault(list, fixtures.Fault{Delay: time.Hour})
 	src.ResetCounts()
 	holder := startProc(t, nil, "baseline", "--dest", dest, "--progress", "never", srv.URL)
 	waitUntil(t, "the holder asks for the Resource List", func() bool { return src.Requests(list) > 0 })
+	return src, srv, dest, holder
+}
+
+// Item 1: a second run on a locked mirror exits 6 at once, touching
+// nothing - no request to the Source, not a byte of the mirror or its
+// state - and a run killed with SIGKILL leaves no stale lock behind (the
+// lock is flock(2), released by the kernel with the process).
+func TestGuaranteeLockOneRunPerMirror(t *testing.T) {
+	src, srv, dest, holder := stalledHolder(t)
 
 	before := fixtures.TreeSnapshot(t, dest, false)
 	src.ResetCounts()

@@ -5,9 +5,6 @@ import (
 	"os"
 	"syscall"
 	"testing"
-	"time"
-
-	"github.com/resync-dest/resync-dest/fixtures"
 )
 
 // While a run holds the mirror, status says it is running now, with the
@@ -15,14 +12,7 @@ import (
 // message names them too; once the run is killed, status says it died
 // without recording an end.
 func TestStatusTellsRunningFromDied(t *testing.T) {
-	src, srv := served(t, nil)
-	dest := t.TempDir()
-	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
-	list := "/dataset1/resourcelist.xml"
-	src.SetFault(list, fixtures.Fault{Delay: time.Hour})
-	src.ResetCounts()
-	holder := startProc(t, nil, "baseline", "--dest", dest, "--progress", "never", srv.URL)
-	waitUntil(t, "the holder asks for the Resource List", func() bool { return src.Requests(list) > 0 })
+	_, srv, dest, holder := stalledHolder(t)
 	host, _ := os.Hostname()
 	who := fmt.Sprintf("pid %d on host %s since ", holder.cmd.Process.Pid, host)
 
