@@ -59,7 +59,7 @@ not be reached, 1 on other errors (a set or a file that could not be compared).`
 			&cli.BoolFlag{Name: "json", Usage: "print the report as one JSON document on stdout, also when the audit fails (an envelope with exit_code and error)"},
 			&cli.StringFlag{Name: "html", Usage: "also write the report as a self-contained HTML page to `FILE`"},
 			&cli.StringFlag{Name: "progress", Value: "auto", Usage: "auto, always or never: a live progress bar on stderr", EnvVars: []string{"RESYNC_DEST_PROGRESS"}},
-		}, httpFlags()...),
+		}, append(httpFlags(), scaleFlags()...)...),
 		Action: withJSON(d, func(c *cli.Context) error {
 			o, err := parseAuditFlags(c, d)
 			if err != nil {
@@ -91,11 +91,11 @@ func parseAuditFlags(c *cli.Context, d *deps) (auditOptions, error) {
 	if o.env.dest == "" {
 		return o, usageErrorf("audit needs --dest DIR")
 	}
-	abs, err := filepath.Abs(o.env.dest)
+	abs, err := absDest(o.env.dest)
 	if err != nil {
 		return o, usageErrorf("--dest %s: %v", o.env.dest, err)
 	}
-	o.env.dest = abs
+	o.env.dest, o.env.scale = abs, parseScaleFlags(c)
 	d.jsonDest(abs)
 	if o.env.maps, err = parseMaps(o.maps, o.env.dest); err != nil {
 		return o, err

@@ -12,6 +12,7 @@ import (
 	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/incremental"
 	"github.com/resync-dest/resync-dest/mirror"
+	"github.com/resync-dest/resync-dest/s3mirror"
 	"github.com/resync-dest/resync-dest/source"
 	"github.com/resync-dest/resync-dest/state"
 )
@@ -19,15 +20,19 @@ import (
 // env is the adapters of one run over one mirror.
 type env struct {
 	client  *source.Client
-	mirror  *mirror.Mirror
-	store   *state.DB
+	mirror  destMirror
+	store   destStore
 	release func() error
 	tmpDir  string
+	cleanup func() error // removes what the run made outside the mirror; nil if nothing
 }
 
 // openEnv opens the mirror (taking its lock), the state and the HTTP
 // client. A dry run opens both read-only: it writes nothing.
 func openEnv(ctx context.Context, o syncOptions, d *deps) (*env, error) {
+	if s3mirror.IsURL(o.dest) {
+		return openS3Env(ctx, o, d)
+	}
 	if err := checkStatePath(o); err != nil {
 		return nil, err
 	}
@@ -47,7 +52,7 @@ func openEnv(ctx context.Context, o syncOptions, d *deps) (*env, error) {
 		}
 		return nil, fmt.Errorf("open mirror %s: %w", o.dest, err)
 	}
-	e.mirror = m
+	e.mirror = m // closed by e.close from here on
 	release, err := m.Lock()
 	if err != nil {
 		m.Close()
@@ -136,6 +141,9 @@ func (e *env) close() error {
 	errs = append(errs, e.release())
 	if e.mirror != nil {
 		errs = append(errs, e.mirror.Close())
+	}
+	if e.cleanup != nil {
+		errs = append(errs, e.cleanup())
 	}
 	return errors.Join(errs...)
 }

@@ -72,11 +72,17 @@ func (s *scopeReport) seen() []state.OutOfScope {
 	return out
 }
 
+// scopeStore is the state as the out-of-scope report reads and records it.
+type scopeStore interface {
+	OutOfScopeHosts(ctx context.Context, sample int) ([]state.OutOfScope, error)
+	RecordOutOfScope(ctx context.Context, seen []state.OutOfScope, complete bool) error
+}
+
 // finish logs one line per host - a warning for a host the state did not
 // know, an INFO line (which --quiet hides) for a known one - and, unless
 // record is false (a dry run), records them; complete says that the run
 // read every set's lists, so that hosts it did not see are forgotten.
-func (s *scopeReport) finish(ctx context.Context, db *state.DB, log zerolog.Logger, record, complete bool) {
+func (s *scopeReport) finish(ctx context.Context, db scopeStore, log zerolog.Logger, record, complete bool) {
 	seen := s.seen()
 	known := map[string]bool{}
 	if before, err := db.OutOfScopeHosts(ctx, 0); err != nil {

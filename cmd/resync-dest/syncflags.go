@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -37,6 +36,7 @@ type syncOptions struct {
 	// textfile collector; "" for none.
 	metricsTextfile string
 	http            httpOptions
+	scale           scaleOptions // --dest s3://...
 }
 
 // syncFlags are the flags of baseline, incremental and sync.
@@ -58,7 +58,7 @@ func syncFlags() []cli.Flag {
 		&cli.StringFlag{Name: "metrics-textfile", Usage: "after the run, write the mirror's metrics to `FILE` (Prometheus text format, atomically), for node_exporter's textfile collector", EnvVars: []string{"RESYNC_DEST_METRICS_TEXTFILE"}},
 		&cli.StringFlag{Name: "max-size", Value: "4GiB", Usage: "refuse a resource whose list gives no length once it passes `SIZE` (a listed length is the cap otherwise)", EnvVars: []string{"RESYNC_DEST_MAX_SIZE"}},
 		&cli.StringFlag{Name: "max-dump-size", Value: "10GiB", Usage: "refuse a dump package that downloads or inflates to more than `SIZE` (bytes, or with K, M, G, T: KiB...; KB, MB, GB, TB: powers of 1000)", EnvVars: []string{"RESYNC_DEST_MAX_DUMP_SIZE"}},
-	}, httpFlags()...)
+	}, append(httpFlags(), scaleFlags()...)...)
 }
 
 // parseMaps reads the --map values for the mirror at dest (absolute) and
@@ -113,11 +113,11 @@ func parseSyncOptions(c flagValues, url, verb string) (syncOptions, error) {
 	if o.dest == "" {
 		return o, usageErrorf("%s needs --dest DIR", verb)
 	}
-	abs, err := filepath.Abs(o.dest)
+	abs, err := absDest(o.dest)
 	if err != nil {
 		return o, usageErrorf("--dest %s: %v", o.dest, err)
 	}
-	o.dest = abs
+	o.dest, o.scale = abs, parseScaleFlags(c)
 	if o.maps, err = parseMaps(c.StringSlice("map"), o.dest); err != nil {
 		return o, err
 	}
