@@ -12,6 +12,7 @@ import (
 	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/incremental"
 	"github.com/resync-dest/resync-dest/mirror"
+	"github.com/resync-dest/resync-dest/pgstate"
 	"github.com/resync-dest/resync-dest/s3mirror"
 	"github.com/resync-dest/resync-dest/source"
 	"github.com/resync-dest/resync-dest/state"
@@ -67,23 +68,16 @@ func openEnv(ctx context.Context, o syncOptions, d *deps) (*env, error) {
 	if statePath == "" {
 		statePath = filepath.Join(m.StateDir(), "state.db")
 	}
-	if !o.dryRun {
-		if err := os.MkdirAll(filepath.Dir(statePath), 0o755); err != nil {
-			e.close()
-			return nil, fmt.Errorf("make the directory of the state %s: %w", statePath, err)
-		}
-	}
-	so := state.DefaultOptions()
-	so.Path = statePath
-	so.ReadOnly = o.dryRun
-	db, err := state.Open(ctx, so)
+	so := o
+	so.statePath = statePath
+	db, err := openState(ctx, so)
 	if err != nil {
 		e.close()
-		return nil, err // it names the state file
+		return nil, err // it names the state
 	}
 	e.store = db
-	if !o.dryRun {
-		if err := renameOlderNames(ctx, m, db, o.dest, d); err != nil {
+	if sdb, ok := db.(*state.DB); ok && !o.dryRun { // a PostgreSQL state has no older names
+		if err := renameOlderNames(ctx, m, sdb, o.dest, d); err != nil {
 			e.close()
 			return nil, err
 		}
@@ -110,7 +104,7 @@ func openEnv(ctx context.Context, o syncOptions, d *deps) (*env, error) {
 // a deletion (--delete, or a --map) could remove it and audit would
 // report it: it belongs outside DIR or under DIR/.resync-dest.
 func checkStatePath(o syncOptions) error {
-	if o.statePath == "" {
+	if o.statePath == "" || pgstate.IsURL(o.statePath) {
 		return nil
 	}
 	abs, err := filepath.Abs(o.statePath)

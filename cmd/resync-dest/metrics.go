@@ -13,7 +13,7 @@ import (
 // set's resources held, failures pending, cursor and baseline. It only
 // reads, so db may be read-only and a sync may be writing. On error it
 // returns the first read that failed, naming dest.
-func mirrorMetrics(ctx context.Context, db *state.DB, dest string) (metrics.Mirror, error) {
+func mirrorMetrics(ctx context.Context, db readStore, dest string) (metrics.Mirror, error) {
 	m := metrics.Mirror{Dest: dest}
 	fail := func(err error) (metrics.Mirror, error) {
 		return metrics.Mirror{}, fmt.Errorf("read metrics of %s: %w", dest, err)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/resync-dest/resync-dest/metrics"
 	"github.com/resync-dest/resync-dest/mirror"
-	"github.com/resync-dest/resync-dest/state"
+	"github.com/resync-dest/resync-dest/pgstate"
 )
 
 // stateMetrics reads one mirror's metrics from its state, read-only (a run
@@ -19,12 +19,10 @@ func stateMetrics(ctx context.Context, o syncOptions) (m metrics.Mirror, ok bool
 	if path == "" {
 		path = filepath.Join(mirror.StateDirIn(o.dest), "state.db")
 	}
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(path); !pgstate.IsURL(path) && errors.Is(err, fs.ErrNotExist) {
 		return metrics.Mirror{Dest: o.dest}, false, nil
 	}
-	so := state.DefaultOptions()
-	so.Path, so.ReadOnly = path, true
-	db, err := state.Open(ctx, so)
+	db, err := openReadState(ctx, path)
 	if err != nil {
 		return metrics.Mirror{Dest: o.dest}, false, err
 	}

@@ -12,6 +12,8 @@ import (
 	"github.com/resync-dest/resync-dest/agent"
 	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/mirror"
+	"github.com/resync-dest/resync-dest/pgstate"
+	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/s3mirror"
 	"github.com/resync-dest/resync-dest/state"
 )
@@ -131,8 +133,47 @@ func openS3Env(ctx context.Context, o syncOptions, d *deps) (*env, error) {
 	return e, nil
 }
 
-// openState opens the state --state names, read-only for a dry run.
+// readStore is the state as status and the metrics read it.
+type readStore interface {
+	Path() string
+	Sets(ctx context.Context) ([]resourcesync.SetState, error)
+	HeldCount(ctx context.Context, setID int64) (int64, error)
+	FailureRecords(ctx context.Context, setID int64) ([]state.FailureRecord, error)
+	Failures(ctx context.Context, setID int64) ([]resourcesync.Failure, error)
+	Runs(ctx context.Context, limit int) ([]state.Run, error)
+	RunTotals(ctx context.Context) ([]state.RunTotal, error)
+	LastSuccess(ctx context.Context) (state.Run, bool, error)
+	OutOfScopeHosts(ctx context.Context, sample int) ([]state.OutOfScope, error)
+	Close() error
+}
+
+var (
+	_ readStore = (*state.DB)(nil)
+	_ readStore = (*pgstate.DB)(nil)
+	_ destStore = (*pgstate.DB)(nil)
+)
+
+// openReadState opens the state at path (a file or postgres://...)
+// read-only.
+func openReadState(ctx context.Context, path string) (readStore, error) {
+	if pgstate.IsURL(path) {
+		po := pgstate.DefaultOptions()
+		po.URL, po.ReadOnly, po.MaxConns = path, true, 2
+		return pgstate.Open(ctx, po)
+	}
+	so := state.DefaultOptions()
+	so.Path, so.ReadOnly = path, true
+	return state.Open(ctx, so)
+}
+
+// openState opens the state --state names (a file, or postgres://...),
+// read-only for a dry run.
 func openState(ctx context.Context, o syncOptions) (destStore, error) {
+	if pgstate.IsURL(o.statePath) {
+		po := pgstate.DefaultOptions()
+		po.URL, po.ReadOnly = o.statePath, o.dryRun
+		return pgstate.Open(ctx, po)
+	}
 	if !o.dryRun {
 		if err := os.MkdirAll(filepath.Dir(o.statePath), 0o755); err != nil {
 			return nil, fmt.Errorf("make the directory of the state %s: %w", o.statePath, err)

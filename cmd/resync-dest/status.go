@@ -13,8 +13,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/resync-dest/resync-dest/mirror"
+	"github.com/resync-dest/resync-dest/pgstate"
 	"github.com/resync-dest/resync-dest/resourcesync"
-	"github.com/resync-dest/resync-dest/state"
+	"github.com/resync-dest/resync-dest/s3mirror"
 )
 
 // statusOptions are the parsed flags of status.
@@ -144,6 +145,9 @@ func runStatusCommand(ctx context.Context, o statusOptions, d *deps) error {
 		return err
 	}
 	statePath := o.statePath
+	if statePath == "" && s3mirror.IsURL(o.dest) {
+		return usageErrorf("--dest %s keeps no state in the bucket: give --state", o.dest)
+	}
 	if statePath == "" {
 		statePath = filepath.Join(m.StateDir(), "state.db")
 	}
@@ -156,12 +160,10 @@ func runStatusCommand(ctx context.Context, o statusOptions, d *deps) error {
 	if herr != nil {
 		d.log.Warn().Err(herr).Msg("cannot tell whether a run holds the mirror now")
 	}
-	if _, err := os.Stat(statePath); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(statePath); !pgstate.IsURL(statePath) && errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("no state at %s: nothing was synced into %s yet", statePath, o.dest)
 	}
-	so := state.DefaultOptions()
-	so.Path, so.ReadOnly = statePath, true
-	db, err := state.Open(ctx, so)
+	db, err := openReadState(ctx, statePath)
 	if err != nil {
 		return err
 	}
@@ -190,7 +192,7 @@ func runStatusCommand(ctx context.Context, o statusOptions, d *deps) error {
 	return nil
 }
 
-func readStatus(ctx context.Context, db *state.DB, runs int, entries bool) (*statusReport, error) {
+func readStatus(ctx context.Context, db readStore, runs int, entries bool) (*statusReport, error) {
 	st := &statusReport{State: db.Path(), Sets: []setStatus{}, OutOfScope: []scopeStatus{}, Runs: []runInfo{}}
 	sample := 0
 	if entries {
