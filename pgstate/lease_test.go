@@ -209,3 +209,20 @@ func TestRedact(t *testing.T) {
 		t.Error("IsURL")
 	}
 }
+
+func TestSources(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, nil)
+	for _, s := range []Source{{"http://b/", []byte(`{"dest":"s3://x/b"}`)}, {"http://a/", []byte(`{"dest":"s3://x/a"}`)}, {"http://b/", []byte(`{"dest":"s3://x/b2"}`)}} {
+		if err := db.PutSource(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, err := db.Sources(ctx)
+	if err != nil || len(all) != 2 || all[0].Key != "http://a/" || string(all[1].Options) != `{"dest": "s3://x/b2"}` {
+		t.Fatalf("%+v %v", all, err)
+	}
+	if _, ok, _ := db.Source(ctx, "http://c/"); ok {
+		t.Fatal("an unknown source")
+	}
+}

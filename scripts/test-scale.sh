@@ -22,5 +22,5 @@ scale_start "$work"
 export SCALETEST=required
 # The packages that need the servers, and the command-line tests that do
 # (named TestScale...).
-go test -race -count=1 -timeout 15m ./s3mirror/ ./pgstate/ "$@"
+go test -race -count=1 -timeout 15m ./s3mirror/ ./pgstate/ ./worker/ "$@"
 go test -race -count=1 -timeout 15m -run '^TestScale' ./cmd/resync-dest/ "$@"

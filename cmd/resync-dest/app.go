@@ -189,6 +189,7 @@ func commands(d *deps) []*cli.Command {
 		auditCommand(d),
 		statusCommand(d),
 		watchCommand(d),
+		workerCommand(d),
 		versionCommand(d),
 		docsCommand(d),
 	}

@@ -10,6 +10,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/resync-dest/resync-dest/pgstate"
+	"github.com/resync-dest/resync-dest/s3mirror"
 )
 
 // A --config file lists the Sources one `sync` (from cron) or one `watch`
@@ -64,6 +67,26 @@ func loadConfig(c *cli.Context, path string) ([]configSource, error) {
 	if c.IsSet("dest") || c.IsSet("state") {
 		return nil, usageErrorf("--config %s: each Source of the file names its own dest (and state); do not give --dest or --state (or RESYNC_DEST_DEST, RESYNC_DEST_STATE) with --config", path)
 	}
+	entries, err := readConfig(path)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]configSource, len(entries))
+	for i, e := range entries {
+		out[i] = configSource{url: e.url, values: configValues{c: c, layers: []map[string]any{e.opts, e.defaults}}}
+	}
+	return out, nil
+}
+
+// configEntry is one Source of a config file: its URL, its own options and
+// the file's defaults (relative paths resolved, values checked).
+type configEntry struct {
+	url            string
+	opts, defaults map[string]any
+}
+
+// readConfig reads and checks the config file at path (see loadConfig).
+func readConfig(path string) ([]configEntry, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, usageErrorf("--config: %v", err)
@@ -88,7 +111,7 @@ func loadConfig(c *cli.Context, path string) ([]configSource, error) {
 		return nil, err
 	}
 	resolvePaths(dir, defaults)
-	var out []configSource
+	var out []configEntry
 	dests := map[string]int{}
 	for i := range f.Sources {
 		n := &f.Sources[i]
@@ -103,7 +126,7 @@ func loadConfig(c *cli.Context, path string) ([]configSource, error) {
 		if url == "" || dest == "" {
 			return nil, usageErrorf("--config %s: %s needs a url and a dest", path, what)
 		}
-		abs, err := filepath.Abs(dest)
+		abs, err := absDest(dest)
 		if err != nil {
 			return nil, usageErrorf("--config %s: %s: dest %s: %v", path, what, dest, err)
 		}
@@ -111,7 +134,7 @@ func loadConfig(c *cli.Context, path string) ([]configSource, error) {
 			return nil, usageErrorf("--config %s: sources %d and %d both go into %s; each Source needs its own mirror", path, j, i+1, abs)
 		}
 		dests[abs] = i + 1
-		out = append(out, configSource{url: url, values: configValues{c: c, layers: []map[string]any{opts, defaults}}})
+		out = append(out, configEntry{url: url, opts: opts, defaults: defaults})
 	}
 	return out, nil
 }
@@ -120,7 +143,7 @@ func loadConfig(c *cli.Context, path string) ([]configSource, error) {
 // config file's directory.
 func resolvePaths(dir string, opts map[string]any) {
 	for _, k := range []string{"dest", "state", "ca-cert", "metrics-textfile"} {
-		if p, ok := opts[k].(string); ok && p != "" && !filepath.IsAbs(p) {
+		if p, ok := opts[k].(string); ok && p != "" && !filepath.IsAbs(p) && !s3mirror.IsURL(p) && !pgstate.IsURL(p) {
 			opts[k] = filepath.Join(dir, p)
 		}
 	}

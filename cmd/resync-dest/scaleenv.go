@@ -47,6 +47,11 @@ var (
 type scaleOptions struct {
 	s3Endpoint string
 	s3Region   string
+	// store, when set, is the state a worker's job writes through (fenced
+	// with its lease), and noLock leaves a bucket's lock alone: the job's
+	// lease in the database makes it the only writer of its set.
+	store  destStore
+	noLock bool
 }
 
 // scaleFlags are the flags of a mirror in S3-compatible storage; the
@@ -117,7 +122,10 @@ func openS3Env(ctx context.Context, o syncOptions, d *deps) (*env, error) {
 		return nil, err // it names the bucket
 	}
 	e.mirror = m
-	release, err := m.Lock()
+	release := func() error { return nil }
+	if !o.scale.noLock {
+		release, err = m.Lock()
+	}
 	if err != nil {
 		e.close()
 		if errors.Is(err, mirror.ErrLocked) {
@@ -169,6 +177,9 @@ func openReadState(ctx context.Context, path string) (readStore, error) {
 // openState opens the state --state names (a file, or postgres://...),
 // read-only for a dry run.
 func openState(ctx context.Context, o syncOptions) (destStore, error) {
+	if o.scale.store != nil {
+		return o.scale.store, nil
+	}
 	if pgstate.IsURL(o.statePath) {
 		po := pgstate.DefaultOptions()
 		po.URL, po.ReadOnly = o.statePath, o.dryRun

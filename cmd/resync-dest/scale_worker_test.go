@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/fixtures/scaletest"
+)
+
+// scaleSource is one Source of a worker test, mirrored under prefix.
+type scaleSource struct {
+	src    *fixtures.Source
+	srv    *fixtures.Server
+	prefix string
+}
+
+// workerConfig writes the --config file of the Sources, each into its own
+// prefix of the bucket.
+func workerConfig(t *testing.T, s scaletest.S3, srcs []scaleSource) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("defaults:\n  max-retry-wait: 5ms\n  progress: never\n  delete: true\n  max-delete: 100%\n  workers: 4\nsources:\n")
+	for _, x := range srcs {
+		fmt.Fprintf(&b, "  - url: %s\n    dest: s3://%s/%s\n", x.srv.URL, s.Bucket, x.prefix)
+	}
+	return writeConfig(t, b.String())
+}
+
+// workerArgs are the arguments of a worker on db.
+func workerArgs(db string, more ...string) []string {
+	return append([]string{"worker", "--state", db, "--until-idle", "--poll-interval", "1h", "--log-level", "warn"}, more...)
+}
+
+// Three workers on one database mirror four Sources into one bucket: each
+// resource is fetched once, each Source's objects are its files, and the
+// audit is clean. One Source publishes a Resource List Index, whose
+// baseline is split into one job per Resource List.
+func TestScaleThreeWorkersFourSources(t *testing.T) {
+	s := scaletest.NewS3(t)
+	db := scaletest.NewPostgres(t)
+	var srcs []scaleSource
+	for i, mod := range []func(*fixtures.Spec){
+		func(sp *fixtures.Spec) { sp.Resources = 120; sp.ListMax = 30 }, // an index of 4 lists
+		func(sp *fixtures.Spec) { sp.Resources = 40; sp.Sets = 2 },
+		func(sp *fixtures.Spec) { sp.Resources = 30 },
+		func(sp *fixtures.Spec) { sp.Resources = 25 },
+	} {
+		src, srv := served(t, func(sp *fixtures.Spec) { sp.Seed = int64(100 + i); mod(sp) })
+		srcs = append(srcs, scaleSource{src: src, srv: srv, prefix: fmt.Sprintf("src%d", i+1)})
+	}
+	cfg := workerConfig(t, s, srcs)
+	var procs []*proc
+	for range 3 {
+		// A long lease: no worker stalls that long, even on a loaded
+		// machine, so no job changes hands and each resource is fetched
+		// once.
+		procs = append(procs, startProc(t, s.Env(), workerArgs(db, "--config", cfg, "--lease", "20s")...))
+	}
+	for i, p := range procs {
+		if code, sig := p.wait(); code != 0 {
+			t.Fatalf("worker %d: exit %d (signal %v)\nstderr:\n%s", i+1, code, sig, p.stderr.String())
+		}
+	}
+	useS3(t, s)
+	for _, x := range srcs {
+		settle(t, x.srv)
+		s.BucketIsSource(t, x.prefix, x.src)
+		if n, want := x.src.ResourceBodies(), countResources(x.src); n != want {
+			t.Errorf("%s: %d resource bodies fetched for %d resources", x.srv.URL, n, want)
+		}
+		runCLI(t, auditArgs([]string{"audit", "--dest", "s3://" + s.Bucket + "/" + x.prefix, "--state", db}, x.srv.URL)...).want(t, 0)
+	}
+	r := runCLI(t, "status", "--dest", "s3://"+s.Bucket+"/src1", "--state", db).want(t, 0)
+	if strings.Count(r.stdout, "\nset ") != 5 {
+		t.Errorf("status shows %d sets, want 5:\n%s", strings.Count(r.stdout, "\nset "), r.stdout)
+	}
+}
+
+func countResources(src *fixtures.Source) int {
+	n := 0
+	for set := range src.Sets() {
+		n += len(src.Resources(set))
+	}
+	return n
+}

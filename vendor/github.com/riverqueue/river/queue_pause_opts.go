@@ -1,0 +1,4 @@
+package river
+
+// QueuePauseOpts are optional settings for pausing or resuming a queue.
+type QueuePauseOpts struct{}

@@ -1,0 +1,1 @@
+DROP TABLE /* TEMPLATE: schema */river_migration;
