@@ -115,6 +115,17 @@ func watchTargets(c *cli.Context) ([]watchTarget, error) {
 // runWatch is the watch command: the HTTP server for callbacks and
 // metrics, the WebSub subscriber, and agent.Watch over the mirrors.
 func runWatch(ctx context.Context, targets []watchTarget, wo watchOptions, d *deps) error {
+	queued := make([]func(context.Context) (*agent.Discovery, error), len(targets))
+	for i, t := range targets {
+		qs, closeDB, ok, err := queuedSync(ctx, t.o, d)
+		if err != nil {
+			return err
+		}
+		if ok {
+			defer closeDB()
+			queued[i] = qs
+		}
+	}
 	ln, err := net.Listen("tcp", wo.listen)
 	if err != nil {
 		return fmt.Errorf("--listen %s: %w", wo.listen, err)
@@ -188,6 +199,9 @@ func runWatch(ctx context.Context, targets []watchTarget, wo watchOptions, d *de
 			writeMetricsTextfiles(d, all...) // a file shared by several mirrors holds them all
 			return disc, err
 		}}
+		if queued[i] != nil { // a Source the workers keep: its syncs are their jobs
+			mirrors[i].Sync = queued[i]
+		}
 	}
 	werr := agent.Watch(ctx, d.drain, mirrors, notifier, agent.WatchOptions{
 		Log: d.log,
