@@ -94,13 +94,15 @@ func (w setWorker) Work(ctx context.Context, job *river.Job[SetArgs]) error {
 				return err
 			}
 			if len(lists) > 1 {
+				// The split first: stopped before the parts are queued, the
+				// set's job finds none left and copies the whole list itself.
+				if err := st.MarkSplit(ctx, a.CapabilityList, len(lists)); err != nil {
+					return err
+				}
 				for _, l := range lists {
 					if _, err := w.cl.Insert(ctx, PartArgs{Source: a.Source, CapabilityList: a.CapabilityList, List: l}, unique); err != nil {
 						return fmt.Errorf("insert the job of %s: %w", l, err)
 					}
-				}
-				if err := st.MarkSplit(ctx, a.CapabilityList, len(lists)); err != nil {
-					return err
 				}
 				log.Info().Int("lists", len(lists)).Msg("baseline split into one job per Resource List")
 				return river.JobSnooze(w.waitParts())
@@ -181,9 +183,12 @@ func (w *jobs) owned(ctx context.Context, jobID int64, key, lease string, fn fun
 	}
 	if errors.Is(err, pgstate.ErrFenced) {
 		// Another worker owns the job now: this attempt is over, and
-		// nothing it did after losing the lease was recorded.
+		// nothing it did after losing the lease was recorded. The job's
+		// row may be the other worker's attempt by now: whatever this one
+		// says of it must not end it - at worst it runs once more, later,
+		// and finds the set in step.
 		w.o.Log.Warn().Str("lease", lease).Err(err).Msg("lost the lease; the job goes on elsewhere")
-		return river.JobCancel(err)
+		return river.JobSnooze(w.o.Lease)
 	}
 	release()
 	if errors.Is(err, ErrBusy) {
