@@ -24,7 +24,8 @@ func TestLateWriteOfAReplacedHolderIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old, err := db.AcquireLease(ctx, "source:http://h/", "worker-1", 50*time.Millisecond)
+	// A lease long enough to be live however slow the machine...
+	old, err := db.AcquireLease(ctx, "source:http://h/", "worker-1", time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,11 @@ func TestLateWriteOfAReplacedHolderIsRefused(t *testing.T) {
 	if _, err := db.AcquireLease(ctx, "source:http://h/", "worker-2", time.Minute); !errors.Is(err, ErrLeaseHeld) {
 		t.Fatalf("a live lease taken: %v", err)
 	}
-	// ...but takes it once it ran out (the server's clock).
+	// ...but takes it once it ran out by the server's clock: worker-1
+	// stalls past it (the minute skipped by moving the expiry back).
+	if _, err := db.pool.Exec(ctx, `UPDATE leases SET expires = now() - interval '1 second' WHERE key = $1`, old.Key); err != nil {
+		t.Fatal(err)
+	}
 	var next Fence
 	deadline := time.Now().Add(time.Minute)
 	for {

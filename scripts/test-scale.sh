@@ -22,5 +22,8 @@ scale_start "$work"
 export SCALETEST=required
 # The packages that need the servers, and the command-line tests that do
 # (named TestScale...).
-go test -race -count=1 -timeout 15m ./s3mirror/ ./pgstate/ ./worker/ "$@"
-go test -race -count=1 -timeout 15m -run '^TestScale' ./cmd/resync-dest/ "$@"
+# Both runs, whatever the first one says.
+status=0
+go test -race -count=1 -timeout 15m ./s3mirror/ ./pgstate/ ./worker/ "$@" || status=1
+go test -race -count=1 -timeout 15m -run '^TestScale' ./cmd/resync-dest/ "$@" || status=1
+exit $status
