@@ -21,6 +21,8 @@ type fakeSyncer struct {
 	running  atomic.Int32
 	most     atomic.Int32
 	hold     time.Duration
+	// onSync, when set, runs first in SyncSet.
+	onSync func(ctx context.Context, cl string, st *pgstate.DB) error
 }
 
 func (f *fakeSyncer) busy() func() {
@@ -54,6 +56,11 @@ func (f *fakeSyncer) SyncSet(ctx context.Context, _ pgstate.Source, cl string, s
 	f.mu.Lock()
 	f.synced[cl]++
 	f.mu.Unlock()
+	if f.onSync != nil {
+		if err := f.onSync(ctx, cl, st); err != nil {
+			return err
+		}
+	}
 	_, err := st.EnsureSet(ctx, cl, "")
 	return err
 }
@@ -163,5 +170,56 @@ func TestSetWaitsForALeaseHeldElsewhere(t *testing.T) {
 	}
 	if epoch != 2 || owner == "elsewhere" {
 		t.Fatalf("lease epoch %d, owner %s", epoch, owner)
+	}
+}
+
+// An attempt whose lease another worker took over mid-job leaves the job
+// to run again - it neither ends it nor records anything - and the next
+// attempt finishes it.
+func TestFencedAttemptLeavesTheJob(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	f := &fakeSyncer{synced: map[string]int{}, parts: map[string]int{}}
+	const key = "set:http://h/b/cl.xml"
+	var once sync.Once
+	f.onSync = func(ctx context.Context, cl string, st *pgstate.DB) error {
+		var err error
+		if cl == "http://h/b/cl.xml" {
+			once.Do(func() {
+				// The lease runs out while this attempt stalls; another
+				// worker takes it and lets it go.
+				if _, err = db.Pool().Exec(ctx, `UPDATE leases SET expires = now() - interval '1 second' WHERE key = $1`, key); err != nil {
+					return
+				}
+				var other pgstate.Fence
+				if other, err = db.AcquireLease(ctx, key, "elsewhere", time.Minute); err != nil {
+					return
+				}
+				err = db.ReleaseLease(ctx, other)
+			})
+		}
+		return err
+	}
+	if err := Migrate(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	if err := Register(ctx, db, []pgstate.Source{{Key: "http://h/", Options: []byte(`{}`)}}); err != nil {
+		t.Fatal(err)
+	}
+	runIdle(t, db, f, 4)
+	if f.synced["http://h/b/cl.xml"] != 2 {
+		t.Fatalf("the set was synced %d times, want twice (the fenced attempt, then the next)", f.synced["http://h/b/cl.xml"])
+	}
+	var state string
+	if err := db.Pool().QueryRow(ctx, `SELECT state FROM river_job WHERE kind = $1 AND args->>'capability_list' = 'http://h/b/cl.xml'`,
+		KindSet).Scan(&state); err != nil {
+		t.Fatal(err)
+	}
+	if state != "completed" {
+		t.Fatalf("the set's job is %s, want completed", state)
+	}
+	var epoch int64
+	if err := db.Pool().QueryRow(ctx, `SELECT epoch FROM leases WHERE key = $1`, key).Scan(&epoch); err != nil || epoch != 3 {
+		t.Fatalf("lease epoch %d (%v), want 3: the job's, the other worker's, the next attempt's", epoch, err)
 	}
 }
