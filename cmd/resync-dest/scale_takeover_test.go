@@ -102,9 +102,14 @@ func reference(t *testing.T, s scaletest.S3, srv *fixtures.Server) []string {
 	return heldRecords(t, openPG(t, db))
 }
 
+// takeoverSource is a Source whose baseline takes 150 x 100 ms / 4
+// fetches at once, almost 4 s at the least however fast the machine,
+// while the first state commit comes after a second (the writer's
+// interval): a test waiting for some records always finds the job still
+// running.
 func takeoverSource(t *testing.T) (*fixtures.Source, *fixtures.Server) {
 	src, srv := served(t, func(sp *fixtures.Spec) { sp.Resources = 150 })
-	src.SetFault("/dataset1/res/*", fixtures.Fault{Delay: 15 * time.Millisecond})
+	src.SetFault("/dataset1/res/*", fixtures.Fault{Delay: 100 * time.Millisecond})
 	return src, srv
 }
 
