@@ -1,6 +1,7 @@
 package s3mirror
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -99,5 +100,34 @@ func TestLockLostStopsWrites(t *testing.T) {
 	release()
 	if body, _, _ := object(t, s, "m/.resync-dest/lock"); !strings.Contains(body, "the other run") {
 		t.Fatalf("the other run's lock was released: %q", body)
+	}
+}
+
+// A mirror whose fence ended (a worker's job that lost its lease) writes
+// nothing more: what was staged is not published, nothing is removed, and
+// the error says why, with the fence's cause.
+func TestFenceEndedStopsWrites(t *testing.T) {
+	fence, end := context.WithCancelCause(context.Background())
+	defer end(nil)
+	m, s := open(t, "m", func(o *Options) { o.Fence = fence })
+	publish(t, m, put(t, m, "h/kept", "kept", time.Time{}))
+	ticket := put(t, m, "h/x", "x", time.Time{})
+	lost := errors.New("the job's lease was taken over")
+	end(lost)
+	errs, err := m.Publish([]string{ticket})
+	if !errors.Is(err, ErrFenced) || !errors.Is(err, lost) || !errors.Is(err, resourcesync.ErrLocal) || errs[0] == nil {
+		t.Fatalf("publish after the fence ended: %v, %v", errs, err)
+	}
+	if _, _, ok := object(t, s, "m/h/x"); ok {
+		t.Fatal("published after the fence ended")
+	}
+	if err := m.Remove("h/kept"); !errors.Is(err, ErrFenced) {
+		t.Fatalf("remove: %v", err)
+	}
+	if _, _, ok := object(t, s, "m/h/kept"); !ok {
+		t.Fatal("removed after the fence ended")
+	}
+	if _, err := m.Put("h/y", time.Time{}, func(resourcesync.Sink) (bool, error) { return true, nil }); !errors.Is(err, ErrFenced) {
+		t.Fatalf("put: %v", err)
 	}
 }

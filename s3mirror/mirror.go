@@ -35,9 +35,11 @@ type Mirror struct {
 	timeout  time.Duration
 	now      func() time.Time
 
-	// ctx ends when the Mirror is closed: requests in flight stop.
+	// ctx ends when the Mirror is closed or its fence ends: requests in
+	// flight stop.
 	ctx    context.Context
 	cancel context.CancelFunc
+	fence  context.Context // Options.Fence; nil when none
 
 	stageMu sync.Mutex
 	staged  map[string]*stagedObject   // by ticket
@@ -93,7 +95,11 @@ func Open(ctx context.Context, loc Location, opts Options) (*Mirror, error) {
 			return nil, fmt.Errorf("open mirror %s: make a staging directory: %w", loc, err)
 		}
 	}
-	m.ctx, m.cancel = context.WithCancel(context.Background())
+	parent := context.Background()
+	if opts.Fence != nil {
+		m.fence, parent = opts.Fence, opts.Fence
+	}
+	m.ctx, m.cancel = context.WithCancel(parent)
 	return m, nil
 }
 
@@ -230,3 +236,7 @@ func checkRel(op, rel string) error {
 // ErrLockLost: the lease of the lock ran out before it was renewed, and
 // another run may hold it now; this Mirror writes nothing more.
 var ErrLockLost = errors.New("lost the lock of the mirror")
+
+// ErrFenced: the Mirror's fence (Options.Fence) ended - its writer lost
+// the right to write - and it writes nothing more.
+var ErrFenced = errors.New("the mirror's writer was fenced off")

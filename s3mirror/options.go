@@ -1,6 +1,7 @@
 package s3mirror
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -43,6 +44,13 @@ type Options struct {
 	Transport http.RoundTripper
 	// Now is the clock (lease expiry).
 	Now func() time.Time
+	// Fence, when set, bounds the Mirror's writes: once it is done, Put,
+	// Publish and Remove fail with ErrFenced (fatal, as a lost lock) and
+	// the requests in flight are cancelled (a PUT cut short leaves the
+	// object's previous version). A worker's job passes its context,
+	// which ends when the job's lease is lost: a job replaced writes
+	// nothing more to the bucket.
+	Fence context.Context
 }
 
 // DefaultOptions returns Options for AWS S3 with the credential chain, 16

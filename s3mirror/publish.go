@@ -64,7 +64,12 @@ func (m *Mirror) Publish(tickets []string) ([]error, error) {
 			continue
 		}
 		g.Go(func() error {
-			err := m.upload(so)
+			// Checked before each upload: a lock lost or a fence ended
+			// while others were going stops the rest.
+			err := m.usable()
+			if err == nil {
+				err = m.upload(so)
+			}
 			if err != nil && isFatal(err) {
 				err = fmt.Errorf("publish %s: %w: %w", so.rel, resourcesync.ErrLocal, err)
 				mu.Lock()
@@ -174,7 +179,8 @@ const timeFormat = "2006-01-02T15:04:05.999999999Z07:00"
 // from one about this object (a bad digest, a name the service refuses,
 // a path conflict in a file-system-backed service).
 func isFatal(err error) bool {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, ErrFenced) || errors.Is(err, ErrLockLost) {
 		return true
 	}
 	r := minio.ToErrorResponse(err)

@@ -1,6 +1,7 @@
 package s3mirror
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -92,8 +93,12 @@ func (m *Mirror) Put(rel string, mtime time.Time, fill func(resourcesync.Sink) (
 	return ticket, nil
 }
 
-// usable fails once the lock this Mirror held was lost.
+// usable fails once the lock this Mirror held was lost, or its fence
+// ended.
 func (m *Mirror) usable() error {
+	if m.fence != nil && m.fence.Err() != nil {
+		return fmt.Errorf("%w: %w", ErrFenced, context.Cause(m.fence))
+	}
 	m.lockMu.Lock()
 	l := m.lock
 	m.lockMu.Unlock()

@@ -17,20 +17,27 @@ import (
 var errFenceLost = errors.New("the job's lease was lost")
 
 // heartbeat renews the job's lease (if any) and marks the River job alive
-// every third of the lease until stop is called. When the lease is taken
-// over, or cannot be renewed for as long as it lasts (the database is
-// unreachable), it calls cancel with an error wrapping pgstate.ErrFenced.
-func (w *jobs) heartbeat(ctx context.Context, jobID int64, fence *pgstate.Fence, cancel context.CancelCauseFunc) (stop func()) {
+// every sixth of the lease until stop is called. since is when the lease
+// was asked for. When the lease is taken over, or none of its renewals got
+// through for two thirds of it (the database is unreachable), it calls
+// cancel with an error wrapping pgstate.ErrFenced. Counted from when the
+// last renewal that got through was sent - before the server started the
+// lease's new term - the job stops with a third of the lease to spare
+// before another worker may take the job over: time for its requests in
+// flight to be cancelled, so that a replaced job writes nothing after its
+// successor starts (the bucket cannot check an epoch; the state does).
+func (w *jobs) heartbeat(ctx context.Context, jobID int64, fence *pgstate.Fence, since time.Time, cancel context.CancelCauseFunc) (stop func()) {
 	if cancel == nil {
 		cancel = func(error) {}
 	}
+	giveUp := w.o.Lease * 2 / 3
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
-		t := time.NewTicker(w.o.Lease / 3)
+		t := time.NewTicker(w.o.Lease / 6)
 		defer t.Stop()
-		renewed := time.Now()
+		renewed := since
 		for {
 			select {
 			case <-done:
@@ -39,23 +46,28 @@ func (w *jobs) heartbeat(ctx context.Context, jobID int64, fence *pgstate.Fence,
 				return
 			case <-t.C:
 			}
-			rctx, rcancel := context.WithTimeout(ctx, w.o.Lease/3)
-			var err error
+			// A renewal may take until the job gives up: on a loaded
+			// server a slow one still counts.
+			var (
+				rctx    context.Context
+				rcancel context.CancelFunc
+			)
 			if fence != nil {
-				err = w.db.RenewLease(rctx, *fence, w.o.Lease)
+				rctx, rcancel = context.WithDeadline(ctx, renewed.Add(giveUp))
+			} else {
+				rctx, rcancel = context.WithTimeout(ctx, w.o.Lease/3)
 			}
-			if err == nil {
-				_, err = w.db.Pool().Exec(rctx, `UPDATE river_job SET attempted_at = now() WHERE id = $1 AND state = 'running'`, jobID)
-			}
+			sent := time.Now()
+			err := w.renew(rctx, jobID, fence)
 			rcancel()
 			switch {
 			case err == nil:
-				renewed = time.Now()
+				renewed = sent
 			case errors.Is(err, pgstate.ErrFenced):
 				cancel(err)
 				return
-			case time.Since(renewed) >= w.o.Lease:
-				cancel(fmt.Errorf("%w: %w: not renewed for %s: %w", errFenceLost, pgstate.ErrFenced, w.o.Lease, err))
+			case fence != nil && !time.Now().Before(renewed.Add(giveUp)):
+				cancel(fmt.Errorf("%w: %w: not renewed for %s: %w", errFenceLost, pgstate.ErrFenced, giveUp, err))
 				return
 			}
 		}
@@ -64,6 +76,17 @@ func (w *jobs) heartbeat(ctx context.Context, jobID int64, fence *pgstate.Fence,
 		close(done)
 		<-finished
 	}
+}
+
+// renew renews the lease of fence (if any), then marks the job alive.
+func (w *jobs) renew(ctx context.Context, jobID int64, fence *pgstate.Fence) error {
+	if fence != nil {
+		if err := w.db.RenewLease(ctx, *fence, w.o.Lease); err != nil {
+			return err
+		}
+	}
+	_, err := w.db.Pool().Exec(ctx, `UPDATE river_job SET attempted_at = now() WHERE id = $1 AND state = 'running'`, jobID)
+	return err
 }
 
 // errNoSlot: every slot of the host is taken.

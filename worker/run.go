@@ -63,7 +63,7 @@ func Run(ctx, drain context.Context, db *pgstate.DB, s Syncer, o Options) error 
 	if err := Migrate(ctx, db); err != nil {
 		return err
 	}
-	w := &jobs{db: db, s: s, o: o}
+	w := &jobs{db: db, s: s, o: o, drain: drain}
 	workers := river.NewWorkers()
 	river.AddWorker[SourceArgs](workers, &sourceWorker{jobs: w})
 	river.AddWorker[SetArgs](workers, &setWorker{jobs: w})

@@ -15,10 +15,11 @@ import (
 
 // jobs is what the three workers share.
 type jobs struct {
-	db *pgstate.DB
-	s  Syncer
-	o  Options
-	cl *river.Client[pgx.Tx]
+	db    *pgstate.DB
+	s     Syncer
+	o     Options
+	cl    *river.Client[pgx.Tx]
+	drain context.Context // Run's: done at the first signal
 }
 
 // The workers take River's defaults (the client's retry policy, no
@@ -55,7 +56,7 @@ func (w sourceWorker) Work(ctx context.Context, job *river.Job[SourceArgs]) erro
 	if !ok {
 		return river.JobCancel(fmt.Errorf("source %s is not registered", job.Args.Source))
 	}
-	stop := w.heartbeat(ctx, job.ID, nil, nil)
+	stop := w.heartbeat(ctx, job.ID, nil, time.Now(), nil)
 	defer stop()
 	log := w.o.Log.With().Str("source", src.Key).Logger()
 	cls, err := w.s.Sets(ctx, src)
@@ -152,6 +153,7 @@ func (w *jobs) owned(ctx context.Context, jobID int64, key, lease string, fn fun
 	if !ok {
 		return river.JobCancel(fmt.Errorf("source %s is not registered", key))
 	}
+	asked := time.Now()
 	fence, err := w.db.AcquireLease(ctx, lease, w.o.Owner, w.o.Lease)
 	if errors.Is(err, pgstate.ErrLeaseHeld) {
 		return river.JobSnooze(w.o.Lease / 2)
@@ -175,7 +177,7 @@ func (w *jobs) owned(ctx context.Context, jobID int64, key, lease string, fn fun
 	defer slot.release()
 	jctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	stop := w.heartbeat(jctx, jobID, &fence, cancel)
+	stop := w.heartbeat(jctx, jobID, &fence, asked, cancel)
 	err = fn(jctx, src, w.db.Fenced(fence))
 	stop()
 	if cause := context.Cause(jctx); cause != nil && !errors.Is(cause, context.Canceled) {
@@ -194,8 +196,10 @@ func (w *jobs) owned(ctx context.Context, jobID int64, key, lease string, fn fun
 	if errors.Is(err, ErrBusy) {
 		return river.JobSnooze(w.o.Lease / 2)
 	}
-	if err != nil && ctx.Err() != nil {
-		// Stopped (a second signal): run it again first thing.
+	if err != nil && (ctx.Err() != nil || w.drain.Err() != nil) {
+		// Stopped by a signal - the first lets the transfers in flight
+		// finish and records them, the second cancels them: the job is
+		// no failure, and runs again first thing, on another worker.
 		return river.JobSnooze(0)
 	}
 	return err

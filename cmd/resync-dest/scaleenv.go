@@ -49,7 +49,9 @@ type scaleOptions struct {
 	s3Region   string
 	// store, when set, is the state a worker's job writes through (fenced
 	// with its lease), and noLock leaves a bucket's lock alone: the job's
-	// lease in the database makes it the only writer of its set.
+	// lease in the database makes it the only writer of its set, and its
+	// context - which ends when the lease is lost - fences its writes to
+	// the bucket.
 	store  destStore
 	noLock bool
 }
@@ -113,6 +115,9 @@ func openS3Env(ctx context.Context, o syncOptions, d *deps) (*env, error) {
 	e.cleanup = func() error { return os.RemoveAll(tmp) }
 	so := s3Options(o)
 	so.TempDir = e.tmpDir
+	if o.scale.noLock {
+		so.Fence = ctx
+	}
 	m, err := s3mirror.Open(ctx, loc, so)
 	if err != nil {
 		e.close()
