@@ -75,6 +75,9 @@ func (r *run) dumpUnits(ctx context.Context, f *transfer.Feed) error {
 				if f.Draining() {
 					return transfer.ErrDrained
 				}
+				if r.opts.Package != "" && e.Loc != r.opts.Package {
+					return nil // another worker's share
+				}
 				packages++
 				w, err := r.preparePackage(fetchCtx, f, e)
 				if err != nil {
@@ -127,7 +130,7 @@ func (r *run) dumpUnits(ctx context.Context, f *transfer.Feed) error {
 		err = fmt.Errorf("%d of %d packages could not be applied; the first: %w", len(failed), packages, failed[0])
 	}
 	if err == nil {
-		r.sum.ListComplete = true
+		r.sum.ListComplete = r.opts.Package == ""
 	}
 	return err
 }

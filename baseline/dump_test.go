@@ -88,6 +88,38 @@ func TestDumpIndex(t *testing.T) {
 	assertEmptyDir(t, tmp)
 }
 
+// A baseline limited to one package (a worker's share of a split one)
+// downloads and applies that package only, even behind a Resource Dump
+// Index, and records no baseline point; the whole baseline after it skips
+// that package by its manifest copy.
+func TestDumpOnePackage(t *testing.T) {
+	h := newDumpHarness(t, func(s *fixtures.Spec) { s.Resources, s.DumpPackages, s.DumpMax = 50, 5, 2 })
+	tmp := t.TempDir()
+	pkgs := zipPaths(5)
+	sum := h.mustRunDump("", tmp, func(o *baseline.Options) { o.Package = h.Src.URI(pkgs[3]) })
+	if sum.Created != 10 || sum.Packages != 1 || sum.ListComplete {
+		t.Fatalf("one package: %+v, %d packages, list complete %v", sum.Counts, sum.Packages, sum.ListComplete)
+	}
+	for i, p := range pkgs {
+		if n, want := h.Src.Requests(p), map[bool]int{true: 1, false: 0}[i == 3]; n != want {
+			t.Errorf("%s requested %d times, want %d", p, n, want)
+		}
+	}
+	if st, _, err := h.DB.Set(context.Background(), h.set.CapabilityList); err != nil || st.Baselined() {
+		t.Fatalf("a baseline of one package recorded a baseline point (%v)", err)
+	}
+	h.Src.ResetCounts()
+	sum = h.mustRunDump("", tmp, nil)
+	if sum.Created != 40 || sum.Unchanged != 10 || sum.PackagesSkipped != 1 || !sum.ListComplete {
+		t.Fatalf("the whole baseline after it: %+v, %d skipped", sum.Counts, sum.PackagesSkipped)
+	}
+	if n := h.Src.Requests(pkgs[3]); n != 0 {
+		t.Errorf("the package already applied was downloaded again (%d)", n)
+	}
+	h.AssertIdentical()
+	assertEmptyDir(t, tmp)
+}
+
 // TestDumpManifestPaths: the standard's leading "/" and its absence both
 // find the bitstream; where it goes is decided by the URI.
 func TestDumpManifestPaths(t *testing.T) {

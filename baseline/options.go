@@ -10,6 +10,10 @@ import (
 type Options struct {
 	transfer.RunOptions
 	Checksum bool // re-hash local files instead of trusting the state
+	// Package, for a baseline from a Resource Dump, limits it to that one
+	// package (its URL as the dump lists it): a worker's share of a split
+	// baseline. The dump then does not count as completely read.
+	Package string
 }
 
 // DefaultOptions are the command line's defaults.

@@ -36,11 +36,21 @@ type SetArgs struct {
 // Kind implements river.JobArgs.
 func (SetArgs) Kind() string { return KindSet }
 
-// PartArgs is the job of one Resource List of a set's split baseline.
+// Part is one part of a set's split baseline: a Resource List of the
+// set's Resource List Index, or one package of its Resource Dump.
+type Part struct {
+	// Doc is the Resource List, or the package.
+	Doc string `json:"list"`
+	// Dump is, for a package, the Resource Dump (or Resource Dump Index)
+	// that lists it; "" for a Resource List.
+	Dump string `json:"dump,omitempty"`
+}
+
+// PartArgs is the job of one part of a set's split baseline.
 type PartArgs struct {
 	Source         string `json:"source"`
 	CapabilityList string `json:"capability_list"`
-	List           string `json:"list"`
+	Part
 }
 
 // Kind implements river.JobArgs.
@@ -67,16 +77,16 @@ type Syncer interface {
 	// Sets discovers the Source and returns the Capability Lists of the
 	// sets to keep.
 	Sets(ctx context.Context, src pgstate.Source) ([]string, error)
-	// Parts returns the Resource Lists a set's baseline splits into - the
-	// lists of its Resource List Index, when the set needs a baseline from
-	// it - and nil when it is not split.
-	Parts(ctx context.Context, src pgstate.Source, capabilityList string, st *pgstate.DB) ([]string, error)
+	// Parts returns the parts a set's baseline splits into - the lists of
+	// its Resource List Index, or the packages of its Resource Dump, when
+	// the set needs a baseline from it - and nil when it is not split.
+	Parts(ctx context.Context, src pgstate.Source, capabilityList string, st *pgstate.DB) ([]Part, error)
 	// SyncSet syncs one set: a baseline while it has none, else its
 	// changes.
 	SyncSet(ctx context.Context, src pgstate.Source, capabilityList string, st *pgstate.DB) error
-	// BaselinePart copies the resources of one Resource List of a set's
-	// index and records them, but neither a baseline point nor deletions.
-	BaselinePart(ctx context.Context, src pgstate.Source, capabilityList, list string, st *pgstate.DB) error
+	// BaselinePart copies the resources of one part of a set's baseline
+	// and records them, but neither a baseline point nor deletions.
+	BaselinePart(ctx context.Context, src pgstate.Source, capabilityList string, p Part, st *pgstate.DB) error
 }
 
 // inserter is what inserts jobs: a River client (maybe insert-only).

@@ -90,22 +90,22 @@ func (w setWorker) Work(ctx context.Context, job *river.Job[SetArgs]) error {
 			return err
 		}
 		if !split {
-			lists, err := w.s.Parts(ctx, src, a.CapabilityList, st)
+			parts, err := w.s.Parts(ctx, src, a.CapabilityList, st)
 			if err != nil {
 				return err
 			}
-			if len(lists) > 1 {
+			if len(parts) > 1 {
 				// The split first: stopped before the parts are queued, the
-				// set's job finds none left and copies the whole list itself.
-				if err := st.MarkSplit(ctx, a.CapabilityList, len(lists)); err != nil {
+				// set's job finds none left and copies the whole set itself.
+				if err := st.MarkSplit(ctx, a.CapabilityList, len(parts)); err != nil {
 					return err
 				}
-				for _, l := range lists {
-					if _, err := w.cl.Insert(ctx, PartArgs{Source: a.Source, CapabilityList: a.CapabilityList, List: l}, unique); err != nil {
-						return fmt.Errorf("insert the job of %s: %w", l, err)
+				for _, p := range parts {
+					if _, err := w.cl.Insert(ctx, PartArgs{Source: a.Source, CapabilityList: a.CapabilityList, Part: p}, unique); err != nil {
+						return fmt.Errorf("insert the job of %s: %w", p.Doc, err)
 					}
 				}
-				log.Info().Int("lists", len(lists)).Msg("baseline split into one job per Resource List")
+				log.Info().Int("parts", len(parts)).Bool("dump", parts[0].Dump != "").Msg("baseline split into one job per Resource List or dump package")
 				return river.JobSnooze(w.waitParts())
 			}
 		}
@@ -134,11 +134,11 @@ func (w *jobs) partsLeft(ctx context.Context, capabilityList string) (int, error
 	return n, nil
 }
 
-// Work copies one Resource List of a split baseline.
+// Work copies one Resource List or dump package of a split baseline.
 func (w partWorker) Work(ctx context.Context, job *river.Job[PartArgs]) error {
 	a := job.Args
-	return w.owned(ctx, job.ID, a.Source, "part:"+a.List, func(ctx context.Context, src pgstate.Source, st *pgstate.DB) error {
-		return w.s.BaselinePart(ctx, src, a.CapabilityList, a.List, st)
+	return w.owned(ctx, job.ID, a.Source, "part:"+a.Doc, func(ctx context.Context, src pgstate.Source, st *pgstate.DB) error {
+		return w.s.BaselinePart(ctx, src, a.CapabilityList, a.Part, st)
 	})
 }
 

@@ -44,11 +44,11 @@ func (f *fakeSyncer) Sets(context.Context, pgstate.Source) ([]string, error) {
 	return []string{"http://h/a/cl.xml", "http://h/b/cl.xml"}, nil
 }
 
-func (f *fakeSyncer) Parts(ctx context.Context, _ pgstate.Source, cl string, st *pgstate.DB) ([]string, error) {
+func (f *fakeSyncer) Parts(ctx context.Context, _ pgstate.Source, cl string, st *pgstate.DB) ([]Part, error) {
 	if s, ok, _ := st.Set(ctx, cl); cl != "http://h/a/cl.xml" || ok && s.Baselined() {
 		return nil, nil
 	}
-	return []string{"http://h/a/l1.xml", "http://h/a/l2.xml", "http://h/a/l3.xml"}, nil
+	return []Part{{Doc: "http://h/a/l1.xml"}, {Doc: "http://h/a/l2.xml"}, {Doc: "http://h/a/l3.xml"}}, nil
 }
 
 func (f *fakeSyncer) SyncSet(ctx context.Context, _ pgstate.Source, cl string, st *pgstate.DB) error {
@@ -65,10 +65,10 @@ func (f *fakeSyncer) SyncSet(ctx context.Context, _ pgstate.Source, cl string, s
 	return err
 }
 
-func (f *fakeSyncer) BaselinePart(_ context.Context, _ pgstate.Source, _, list string, _ *pgstate.DB) error {
+func (f *fakeSyncer) BaselinePart(_ context.Context, _ pgstate.Source, _ string, p Part, _ *pgstate.DB) error {
 	defer f.busy()()
 	f.mu.Lock()
-	f.parts[list]++
+	f.parts[p.Doc]++
 	f.mu.Unlock()
 	return nil
 }

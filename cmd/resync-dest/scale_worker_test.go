@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -84,4 +85,51 @@ func countResources(src *fixtures.Source) int {
 		n += len(src.Resources(set))
 	}
 	return n
+}
+
+// A baseline by a Resource Dump (here behind a Resource Dump Index) is
+// split into one job per package: three workers share them, each package
+// is downloaded once and no resource is fetched one by one, and the set's
+// job then finishes the baseline - its point recorded - downloading no
+// package again.
+func TestScaleDumpBaselineSplitPerPackage(t *testing.T) {
+	s := scaletest.NewS3(t)
+	db := scaletest.NewPostgres(t)
+	src, srv := served(t, func(sp *fixtures.Spec) { sp.Resources, sp.DumpPackages, sp.DumpMax = 60, 4, 3 })
+	cfg := workerConfig(t, s, []scaleSource{{src: src, srv: srv, prefix: "d"}})
+	var procs []*proc
+	for range 3 {
+		procs = append(procs, startProc(t, s.Env(), workerArgs(db, "--config", cfg, "--lease", "20s")...))
+	}
+	for i, p := range procs {
+		if code, sig := p.wait(); code != 0 {
+			t.Fatalf("worker %d: exit %d (signal %v)\nstderr:\n%s", i+1, code, sig, p.stderr.String())
+		}
+	}
+	useS3(t, s)
+	settle(t, srv)
+	s.BucketIsSource(t, "d", src)
+	if n := src.ResourceBodies(); n != 0 {
+		t.Errorf("%d resources fetched one by one; the packages hold them all", n)
+	}
+	for i := range 4 {
+		p := fmt.Sprintf("/dataset1/resourcedump-%d.zip", i+1)
+		if n := src.Count(p).Bodies; n != 1 {
+			t.Errorf("%s downloaded %d times, want once", p, n)
+		}
+	}
+	st := openPG(t, db)
+	ctx := context.Background()
+	var parts int
+	if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind = 'resync_part' AND state = 'completed'
+		AND args->>'dump' = $1`, src.ResourceDumpURL(0)).Scan(&parts); err != nil {
+		t.Fatal(err)
+	}
+	if parts != 4 {
+		t.Errorf("%d package jobs completed, want 4", parts)
+	}
+	if sets, err := st.Sets(ctx); err != nil || len(sets) != 1 || !sets[0].Baselined() {
+		t.Fatalf("the set was not baselined: %+v %v", sets, err)
+	}
+	runCLI(t, auditArgs([]string{"audit", "--dest", "s3://" + s.Bucket + "/d", "--state", db}, srv.URL)...).want(t, 0)
 }

@@ -27,7 +27,7 @@ func workerCommand(d *deps) *cli.Command {
 		Description: `Works the jobs of the Sources recorded in the PostgreSQL state given by --state: one
 periodic job per Source discovers its sets, one job per set syncs it (a baseline while it has
 none, else its changes, by one owner at a time), and a baseline by a Resource List Index is
-split into one job per Resource List. Start as many workers as you like, on as many machines:
+split into one job per Resource List (by a Resource Dump, one per package). Start as many workers as you like, on as many machines:
 they share the jobs through the database (River queues), each job held by a lease that another
 worker takes over when its holder dies or loses the database, whose late writes are then
 refused.

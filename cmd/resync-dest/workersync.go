@@ -68,15 +68,17 @@ func (w *workerSyncer) Sets(ctx context.Context, src pgstate.Source) ([]string, 
 	return out, nil
 }
 
-// Parts implements worker.Syncer: the Resource Lists of the set's index,
-// when the set has no baseline yet and it would be made from that list
-// (not from a Resource Dump).
-func (w *workerSyncer) Parts(ctx context.Context, src pgstate.Source, capabilityList string, st *pgstate.DB) ([]string, error) {
-	if set, ok, err := st.Set(ctx, capabilityList); err != nil || (ok && set.Baselined()) {
+// Parts implements worker.Syncer: when the set has no baseline yet, the
+// Resource Lists of its Resource List Index or the packages of its
+// Resource Dump - whichever its baseline would be made from, as sync
+// decides it (--via).
+func (w *workerSyncer) Parts(ctx context.Context, src pgstate.Source, capabilityList string, st *pgstate.DB) ([]worker.Part, error) {
+	set, known, err := st.Set(ctx, capabilityList)
+	if err != nil || (known && set.Baselined()) {
 		return nil, err
 	}
 	o, err := w.options(src, st)
-	if err != nil || o.checksum || o.via == resourcesync.ViaDump {
+	if err != nil || o.checksum {
 		return nil, err
 	}
 	client, err := newClient(o.url, o.http, w.d)
@@ -91,28 +93,83 @@ func (w *workerSyncer) Parts(ctx context.Context, src pgstate.Source, capability
 	if !ok || s.Err != nil {
 		return nil, nil // the set job says why
 	}
-	rl, hasList := s.Doc(resourcesync.CapResourceList)
-	if _, hasDump := s.Doc(resourcesync.CapResourceDump); !hasList || hasDump && o.via == resourcesync.ViaAuto {
-		return nil, nil // a baseline by dump is one job (per package: not yet)
+	var held int64
+	if known {
+		if held, err = st.HeldCount(ctx, set.ID); err != nil {
+			return nil, err
+		}
 	}
-	_, _, body, err := client.OpenDocument(ctx, rl)
+	open := func(ctx context.Context, u string) (string, io.ReadCloser, error) {
+		final, _, body, err := client.OpenDocument(ctx, u)
+		return final, body, err
+	}
+	limits := o.http.limits()
+	if rd := baselineDump(s, o.via, held); rd != "" {
+		return dumpPackages(ctx, open, rd, limits)
+	}
+	rl, hasList := s.Doc(resourcesync.CapResourceList)
+	if !hasList {
+		return nil, nil
+	}
+	_, body, err := open(ctx, rl)
 	if err != nil {
 		return nil, err
 	}
 	defer body.Close()
-	rd := resourcesync.NewReader(body, rl, resourcesync.DefaultLimits())
+	rd := resourcesync.NewReader(body, rl, limits)
 	h, err := rd.Header()
 	if err != nil || !h.IsIndex() {
 		return nil, err
 	}
-	var lists []string
+	var parts []worker.Part
 	for e, err := range rd.All() {
 		if err != nil {
 			return nil, err
 		}
-		lists = append(lists, e.Loc)
+		parts = append(parts, worker.Part{Doc: e.Loc})
 	}
-	return lists, nil
+	return parts, nil
+}
+
+// baselineDump is the Resource Dump a set's baseline would be made from,
+// as sync decides it (--via: auto takes the dump for a set that holds
+// nothing yet, or that offers no Resource List); "" for its Resource List.
+func baselineDump(s *agent.SetInfo, via resourcesync.Via, held int64) string {
+	rd, hasDump := s.Doc(resourcesync.CapResourceDump)
+	_, hasList := s.Doc(resourcesync.CapResourceList)
+	switch {
+	case !hasDump:
+		return ""
+	case via == resourcesync.ViaDump:
+		return rd
+	case via == resourcesync.ViaAuto || via == "":
+		if held == 0 || !hasList {
+			return rd
+		}
+	}
+	return ""
+}
+
+// dumpPackages lists the packages of the Resource Dump (or Resource Dump
+// Index) rd, one part each - or none, leaving the baseline to the set's
+// one job, when a package has no manifest copy (rel="contents"): the set's
+// job that finishes a split baseline reads the copies to skip the packages
+// the parts applied, and would download such a package again.
+func dumpPackages(ctx context.Context, open func(context.Context, string) (string, io.ReadCloser, error), rd string, limits resourcesync.Limits) ([]worker.Part, error) {
+	var parts []worker.Part
+	whole := false
+	_, err := resourcesync.Walk(ctx, open, rd, resourcesync.CapResourceDump, resourcesync.WalkOptions{Limits: limits},
+		func(_ *resourcesync.Part, e *resourcesync.Entry) error {
+			if _, ok := e.Link(resourcesync.RelContents); !ok {
+				whole = true
+			}
+			parts = append(parts, worker.Part{Doc: e.Loc, Dump: rd})
+			return nil
+		})
+	if err != nil || whole {
+		return nil, err
+	}
+	return parts, nil
 }
 
 // SyncSet implements worker.Syncer: sync --capability-list for the set.
@@ -146,9 +203,10 @@ func jobError(err error) error {
 }
 
 // BaselinePart implements worker.Syncer: the baseline of one Resource List
-// of the set's index, recording what it copies but neither the baseline
-// point nor deletions (the set's own job finishes the baseline).
-func (w *workerSyncer) BaselinePart(ctx context.Context, src pgstate.Source, capabilityList, list string, st *pgstate.DB) error {
+// of the set's index, or of one package of its Resource Dump, recording
+// what it copies but neither the baseline point nor deletions (the set's
+// own job finishes the baseline).
+func (w *workerSyncer) BaselinePart(ctx context.Context, src pgstate.Source, capabilityList string, p worker.Part, st *pgstate.DB) error {
 	o, err := w.options(src, st)
 	if err != nil {
 		return err
@@ -172,12 +230,18 @@ func (w *workerSyncer) BaselinePart(ctx context.Context, src pgstate.Source, cap
 	wo.Delete = false
 	wo.Scope = resourcesync.NewScope(append(disc.SourceURLs(), disc.Start), o.allowHosts)
 	ad := e.agentDeps(w.d)
-	log := w.d.log.With().Str("capability_list", capabilityList).Str("resource_list", list).Logger()
+	part := baseline.Set{ID: set.ID, CapabilityList: capabilityList, ResourceList: p.Doc}
+	log := w.d.log.With().Str("capability_list", capabilityList).Str("resource_list", p.Doc).Logger()
+	if p.Dump != "" {
+		part = baseline.Set{ID: set.ID, CapabilityList: capabilityList, ResourceDump: p.Dump}
+		wo.Package = p.Doc
+		log = w.d.log.With().Str("capability_list", capabilityList).Str("package", p.Doc).Logger()
+	}
 	open := func(ctx context.Context, u string) (string, io.ReadCloser, error) {
 		final, _, body, err := e.client.OpenDocument(ctx, u)
 		return final, body, err
 	}
-	sum, err := baseline.Run(ctx, baseline.Set{ID: set.ID, CapabilityList: capabilityList, ResourceList: list}, baseline.Deps{
+	sum, err := baseline.Run(ctx, part, baseline.Deps{
 		Open: open, Fetcher: ad.Client, Mirror: partMirror{ad.Mirror}, Store: partStore{ad.Store},
 		NewListing: ad.NewListing, TempDir: ad.TempDir, Log: log,
 	}, wo)
