@@ -50,7 +50,7 @@ Exits 0 when the mirror is in sync, 4 when differences were found, 5 when the So
 not be reached, 1 on other errors (a set or a file that could not be compared).`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "dest", Usage: "mirror root `DIR` (required)", EnvVars: []string{"RESYNC_DEST_DEST"}},
-			&cli.StringFlag{Name: "state", Usage: "SQLite state `FILE` (default: DIR/.resync-dest/state.db)", EnvVars: []string{"RESYNC_DEST_STATE"}},
+			&cli.StringFlag{Name: "state", Usage: "the state: a SQLite `FILE` (default: DIR/.resync-dest/state.db) or postgres://...", EnvVars: []string{"RESYNC_DEST_STATE"}},
 			&cli.StringSliceFlag{Name: "map", Usage: "resources whose URI starts with URI_PREFIX are under LOCAL_DIR: `URI_PREFIX=LOCAL_DIR` (repeatable; as given to the sync commands)"},
 			&cli.StringFlag{Name: "capability-list", Usage: "only the set of resources of this Capability List `URL` (default: every set)"},
 			&cli.IntFlag{Name: "workers", Value: audit.DefaultOptions().Workers, DefaultText: "one per CPU, at least 2", Usage: "how many files are hashed at once"},

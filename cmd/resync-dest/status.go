@@ -47,7 +47,7 @@ resources held and the failures waiting to be retried; then the last runs with t
 outcome and counts.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "dest", Usage: "mirror root `DIR` (required)", EnvVars: []string{"RESYNC_DEST_DEST"}},
-			&cli.StringFlag{Name: "state", Usage: "SQLite state `FILE` (default: DIR/.resync-dest/state.db)", EnvVars: []string{"RESYNC_DEST_STATE"}},
+			&cli.StringFlag{Name: "state", Usage: "the state: a SQLite `FILE` (default: DIR/.resync-dest/state.db) or postgres://...", EnvVars: []string{"RESYNC_DEST_STATE"}},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON document on stdout, also when the command fails (an envelope with exit_code and error)"},
 			&cli.IntFlag{Name: "runs", Value: 10, Usage: "how many of the last runs to show"},
 			&cli.BoolFlag{Name: "out-of-scope", Usage: "list every host out of scope with the entries kept of it (up to 1,000 each)"},

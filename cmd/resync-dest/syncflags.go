@@ -43,7 +43,7 @@ type syncOptions struct {
 func syncFlags() []cli.Flag {
 	return append([]cli.Flag{
 		&cli.StringFlag{Name: "dest", Usage: "mirror root `DIR` (required)", EnvVars: []string{"RESYNC_DEST_DEST"}},
-		&cli.StringFlag{Name: "state", Usage: "SQLite state `FILE` (default: DIR/.resync-dest/state.db)", EnvVars: []string{"RESYNC_DEST_STATE"}},
+		&cli.StringFlag{Name: "state", Usage: "the state: a SQLite `FILE` (default: DIR/.resync-dest/state.db) or postgres://...", EnvVars: []string{"RESYNC_DEST_STATE"}},
 		&cli.StringSliceFlag{Name: "map", Usage: "store resources whose URI starts with URI_PREFIX under LOCAL_DIR (relative to --dest, or absolute at or below it; . is the mirror's root, and then the only map): `URI_PREFIX=LOCAL_DIR` (repeatable)"},
 		&cli.StringFlag{Name: "capability-list", Usage: "only the set of resources of this Capability List `URL` (default: every set)", EnvVars: []string{"RESYNC_DEST_CAPABILITY_LIST"}},
 		&cli.IntFlag{Name: "workers", Value: 8, Usage: "concurrent fetches", EnvVars: []string{"RESYNC_DEST_WORKERS"}},
