@@ -164,3 +164,32 @@ func TestFirstBaselineFindsWhatWasThere(t *testing.T) {
 		h.AssertIdentical()
 	})
 }
+
+// A part of a split baseline (one Resource List of an index) copies and
+// records its list's resources, but deletes nothing - even with --delete,
+// a stray file is kept - and records no baseline point: the set's own job
+// does both once every part is in.
+func TestPartNeitherDeletesNorRecordsThePoint(t *testing.T) {
+	h := newHarness(t, func(s *fixtures.Spec) { s.ListMax = 20 })
+	stray := filepath.Join(h.Dest, "stray.txt")
+	if err := os.WriteFile(stray, []byte("not from the Source"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := h.BaselineOptions()
+	o.Part, o.Delete = true, true
+	o.MaxDelete, _ = transfer.ParseDeleteLimit("100%")
+	part := baseline.Set{ID: h.EnsureSet(0), CapabilityList: h.Src.CapabilityListURL(0), ResourceList: h.Src.URI("/dataset1/resourcelist-2.xml")}
+	sum, err := baseline.Run(context.Background(), part, h.BaselineDeps(), o)
+	if err != nil || sum.Created != 20 || sum.Deleted != 0 {
+		t.Fatalf("the part: %+v, %v", sum.Counts, err)
+	}
+	if _, err := os.Stat(stray); err != nil {
+		t.Errorf("a part deleted a file: %v", err)
+	}
+	if n, _ := h.DB.HeldCount(context.Background(), part.ID); n != 20 {
+		t.Errorf("%d resources recorded, want the part's 20", n)
+	}
+	if st, _, err := h.DB.Set(context.Background(), part.CapabilityList); err != nil || st.Baselined() {
+		t.Fatalf("a part recorded a baseline point (%v)", err)
+	}
+}

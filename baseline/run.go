@@ -50,6 +50,9 @@ func (r *run) run(ctx context.Context) error {
 	}
 	r.listing = listing
 	defer listing.Close()
+	if r.opts.Part {
+		return r.copy(ctx)
+	}
 	fresh, err := r.freshStart(ctx)
 	if err != nil {
 		return err
