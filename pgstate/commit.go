@@ -82,6 +82,13 @@ func (db *DB) commitBatch(set int64, b *resourcesync.Batch) (*pgx.Batch, error) 
 				cause = excluded.cause, at = excluded.at, attempts = failures.attempts + 1`,
 			set, f.URI, f.Cause, at)
 	}
+	// A change applied settles its resource, and so its failure - held or
+	// not (the deletion of a resource whose fetch failed) - unless the
+	// batch records a failure of it (state.DB's rule).
+	failedNow := make(map[string]bool, len(b.Failed))
+	for _, f := range b.Failed {
+		failedNow[f.URI] = true
+	}
 	for i, ch := range b.Changes {
 		switch {
 		case ch.URI == "":
@@ -95,6 +102,9 @@ func (db *DB) commitBatch(set int64, b *resourcesync.Batch) (*pgx.Batch, error) 
 				list = excluded.list, position = excluded.position, failed = excluded.failed,
 				cause = excluded.cause, recorded = excluded.recorded`,
 			set, ch.URI, string(ch.Change), keyTime(ch.Time), ch.List, ch.Position, ch.Failed, ch.Cause, now)
+		if !ch.Failed && !failedNow[ch.URI] {
+			q.Queue(`DELETE FROM failures WHERE set_id = $1 AND uri = $2`, set, ch.URI)
+		}
 	}
 	for i, l := range b.ListsDone {
 		if l.URL == "" {
