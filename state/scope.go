@@ -11,7 +11,7 @@ import (
 // Source lists that this Destination does not fetch.
 type OutOfScope struct {
 	Host      string    // host[:port] as the URIs give it; "" for URIs without one
-	Reason    string    // the cause given for the first entry
+	Reason    string    // the cause given for one entry, as an example
 	Entries   int64     // how many the last run that saw the host found
 	FirstSeen time.Time // the run that first saw it
 	LastSeen  time.Time // the last run that saw it

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"container/heap"
 	"context"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 
@@ -26,15 +28,28 @@ const otherHosts = "(other hosts)"
 // bounded memory: the run reports it in one line per host instead of one
 // per entry, warns only about hosts the state did not know (a condition
 // nobody can fix is not news on every run) and records it for status.
+// The workers finish entries in no fixed order, so what it keeps of a host
+// is chosen by URI, not by arrival: the example is the cause of the least
+// URI and the sample the maxScopeSample least ones - the same from run to
+// run, and the entries status lists (in URI order) are its first ones.
 // Safe for concurrent use.
 type scopeReport struct {
 	mu    sync.Mutex
-	hosts map[string]*state.OutOfScope
+	hosts map[string]*hostScope
 	order []string // hosts in the order first seen
 }
 
+// hostScope is what a run gathered of one host: the record, the URI whose
+// cause is its Reason, and the sample as a max-heap of URIs, so that the
+// greatest is the one a lesser URI replaces.
+type hostScope struct {
+	rec     state.OutOfScope
+	example string
+	sample  uriHeap
+}
+
 func newScopeReport() *scopeReport {
-	return &scopeReport{hosts: map[string]*state.OutOfScope{}}
+	return &scopeReport{hosts: map[string]*hostScope{}}
 }
 
 // add counts one entry skipped as out of scope (transfer.RunOptions.OutOfScope).
@@ -51,25 +66,50 @@ func (s *scopeReport) add(uri string, cause error) {
 		h, ok = s.hosts[host]
 	}
 	if !ok {
-		h = &state.OutOfScope{Host: host, Reason: cause.Error()}
+		h = &hostScope{rec: state.OutOfScope{Host: host, Reason: cause.Error()}, example: uri}
 		s.hosts[host] = h
 		s.order = append(s.order, host)
 	}
-	h.Entries++
-	if len(h.URIs) < maxScopeSample {
-		h.URIs = append(h.URIs, uri)
+	h.rec.Entries++
+	if uri < h.example {
+		h.rec.Reason, h.example = cause.Error(), uri
+	}
+	switch {
+	case len(h.sample) < maxScopeSample:
+		heap.Push(&h.sample, uri)
+	case uri < h.sample[0]:
+		h.sample[0] = uri
+		heap.Fix(&h.sample, 0)
 	}
 }
 
-// seen returns what was gathered, hosts in the order first seen.
+// seen returns what was gathered, hosts in the order first seen, each
+// host's sample in URI order.
 func (s *scopeReport) seen() []state.OutOfScope {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]state.OutOfScope, 0, len(s.order))
-	for _, h := range s.order {
-		out = append(out, *s.hosts[h])
+	for _, host := range s.order {
+		h := s.hosts[host]
+		rec := h.rec
+		rec.URIs = slices.Sorted(slices.Values(h.sample))
+		out = append(out, rec)
 	}
 	return out
+}
+
+// uriHeap is a max-heap of URIs (container/heap).
+type uriHeap []string
+
+func (h uriHeap) Len() int           { return len(h) }
+func (h uriHeap) Less(i, j int) bool { return h[i] > h[j] }
+func (h uriHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *uriHeap) Push(x any)        { *h = append(*h, x.(string)) }
+func (h *uriHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // scopeStore is the state as the out-of-scope report reads and records it.

@@ -2,10 +2,15 @@ package main
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/resourcesync"
+	"github.com/resync-dest/resync-dest/state"
 )
 
 // A Source listing many entries out of scope (on hosts that are not
@@ -107,4 +112,55 @@ func scopeLines(stderr string) []string {
 		}
 	}
 	return out
+}
+
+// The workers finish entries in no fixed order: what a run keeps of a
+// host - the example, the sample - must not depend on it, or status would
+// show another entry from run to run (and, with the example's URI on the
+// host's line, list one without --out-of-scope that the sample drops).
+func TestScopeReportIsTheSameInAnyOrder(t *testing.T) {
+	var uris []string
+	for i := range maxScopeSample + 500 {
+		uris = append(uris, fmt.Sprintf("http://elsewhere.example/r/%d.txt", i), fmt.Sprintf("ftp://127.0.0.1/%d", i))
+	}
+	reversed := slices.Clone(uris)
+	slices.Reverse(reversed)
+	shuffled := slices.Clone(uris)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	// The second entry first: how a loaded machine failed the status test.
+	swapped := slices.Clone(uris)
+	swapped[0], swapped[2] = swapped[2], swapped[0]
+
+	scope := resourcesync.NewScope([]string{"http://127.0.0.1:1/"}, nil)
+	report := func(order []string) []state.OutOfScope {
+		r := newScopeReport()
+		for _, u := range order {
+			r.add(u, scope.Check(u))
+		}
+		seen := r.seen()
+		slices.SortFunc(seen, func(a, b state.OutOfScope) int { return strings.Compare(a.Host, b.Host) })
+		return seen
+	}
+	want := report(uris)
+	if len(want) != 2 {
+		t.Fatalf("%d hosts, want 2: %+v", len(want), want)
+	}
+	for _, h := range want {
+		least := slices.Sorted(slices.Values(uris))
+		least = slices.DeleteFunc(least, func(u string) bool { return !strings.Contains(u, "://"+h.Host+"/") })[:maxScopeSample]
+		if h.Entries != maxScopeSample+500 || !slices.Equal(h.URIs, least) {
+			t.Errorf("%s: %d entries, sample %d..., want %d and the %d least in URI order", h.Host, h.Entries, len(h.URIs), maxScopeSample+500, maxScopeSample)
+		}
+		if !strings.Contains(h.Reason, least[0]+" ") && !strings.Contains(h.Reason, least[0]+":") {
+			t.Errorf("%s: example %q, want the cause of %s", h.Host, h.Reason, least[0])
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		order []string
+	}{{"reversed", reversed}, {"shuffled", shuffled}, {"second first", swapped}} {
+		if got := report(tc.order); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the report differs from the one in document order", tc.name)
+		}
+	}
 }
