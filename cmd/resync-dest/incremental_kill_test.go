@@ -25,11 +25,20 @@ func incRecorded(t *testing.T, src *fixtures.Source, dest string) (recorded, owe
 	if err != nil {
 		t.Fatal(err)
 	}
+	return changesRecorded(t, src, set.Cursor, func(c fixtures.ChangeInfo) (bool, bool, error) {
+		return db.ChangeStatus(context.Background(), set.ID, c.URI, c.Change, c.At)
+	})
+}
+
+// changesRecorded is incRecorded of a state (SQLite or PostgreSQL) given
+// by the set's cursor and how it records a change.
+func changesRecorded(t *testing.T, src *fixtures.Source, cursor time.Time, status func(fixtures.ChangeInfo) (recorded, failed bool, err error)) (recorded, owed int) {
+	t.Helper()
 	done := func(c fixtures.ChangeInfo) bool {
-		if c.At.Before(set.Cursor) {
+		if c.At.Before(cursor) {
 			return true // every change before the cursor is done (its record pruned)
 		}
-		rec, failed, err := db.ChangeStatus(context.Background(), set.ID, c.URI, c.Change, c.At)
+		rec, failed, err := status(c)
 		if err != nil {
 			t.Fatal(err)
 		}
