@@ -69,11 +69,20 @@ scale_install() {
 	fi
 }
 
-# scale_free_port prints a loopback TCP port nobody listens on.
+# scale_free_port prints a loopback TCP port nobody listens on, below the
+# kernel's ephemeral range: a port of that range may be the local end of
+# one of the many connections the tests make, which no connect finds but
+# on which a bind fails. The caller retries with another port when its
+# server cannot bind the one given (scale_start), since the check and the
+# bind are not one step.
 scale_free_port() {
-	local port
+	local port low=32768
+	if [ -r /proc/sys/net/ipv4/ip_local_port_range ]; then
+		read -r low _ </proc/sys/net/ipv4/ip_local_port_range
+	fi
+	if [ "$low" -le 11024 ]; then low=61000; fi
 	for _ in $(seq 200); do
-		port=$((20000 + RANDOM % 40000))
+		port=$((10000 + RANDOM % (low - 10000)))
 		if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
 			echo "$port"
 			return 0
@@ -120,20 +129,42 @@ scale_start() {
 	scale_as_postgres "$scale_pgbin/initdb" -D "$dir/pg/data" -U postgres -A trust --no-sync -E UTF8 >"$dir/initdb.log" 2>&1 ||
 		{ cat "$dir/initdb.log" >&2; return 1; }
 	scale_pgdata="$dir/pg/data"
-	port=$(scale_free_port)
 	# fsync off: the tests kill workers, never the database server.
-	scale_as_postgres "$scale_pgbin/pg_ctl" -D "$scale_pgdata" -l "$dir/pg/server.log" -w -t 120 \
-		-o "-c listen_addresses=127.0.0.1 -p $port -k $dir/pg -c fsync=off -c max_connections=300" start >/dev/null ||
-		{ cat "$dir/pg/server.log" >&2; return 1; }
+	local try
+	for try in 1 2 3 4 5; do
+		port=$(scale_free_port)
+		if scale_as_postgres "$scale_pgbin/pg_ctl" -D "$scale_pgdata" -l "$dir/pg/server.log" -w -t 120 \
+			-o "-c listen_addresses=127.0.0.1 -p $port -k $dir/pg -c fsync=off -c max_connections=300" start >/dev/null; then
+			break
+		fi
+		if [ "$try" = 5 ] || ! grep -q "Address already in use" "$dir/pg/server.log"; then
+			cat "$dir/pg/server.log" >&2
+			return 1
+		fi
+		echo "scale: port $port was taken before PostgreSQL bound it; another one" >&2
+	done
 	export SCALETEST_POSTGRES="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
 
-	port=$(scale_free_port)
 	export SCALETEST_S3_ACCESS_KEY=resync-test
 	export SCALETEST_S3_SECRET_KEY=resync-test-secret
-	"$vgw" --access "$SCALETEST_S3_ACCESS_KEY" --secret "$SCALETEST_S3_SECRET_KEY" \
-		--port "127.0.0.1:$port" --quiet posix "$dir/s3" >"$dir/versitygw.log" 2>&1 &
-	scale_vgw_pid=$!
-	scale_wait_port "$port" "$scale_vgw_pid" versitygw "$dir/versitygw.log" || return 1
+	for try in 1 2 3 4 5; do
+		port=$(scale_free_port)
+		"$vgw" --access "$SCALETEST_S3_ACCESS_KEY" --secret "$SCALETEST_S3_SECRET_KEY" \
+			--port "127.0.0.1:$port" --quiet posix "$dir/s3" >"$dir/versitygw.log" 2>&1 &
+		scale_vgw_pid=$!
+		if scale_wait_port "$port" "$scale_vgw_pid" versitygw "$dir/versitygw.log" 2>/dev/null; then
+			break
+		fi
+		kill "$scale_vgw_pid" 2>/dev/null || true
+		wait "$scale_vgw_pid" 2>/dev/null || true
+		scale_vgw_pid=""
+		if [ "$try" = 5 ] || ! grep -q "address already in use" "$dir/versitygw.log"; then
+			echo "scale: versitygw did not start:" >&2
+			cat "$dir/versitygw.log" >&2
+			return 1
+		fi
+		echo "scale: port $port was taken before versitygw bound it; another one" >&2
+	done
 	export SCALETEST_S3_ENDPOINT="http://127.0.0.1:$port"
 	echo "scale: PostgreSQL at $SCALETEST_POSTGRES, versitygw at $SCALETEST_S3_ENDPOINT"
 }
