@@ -23,6 +23,8 @@ type Report struct {
 	Sets   []*SetReport        `json:"sets"`
 	Counts resourcesync.Counts `json:"counts"`
 	DryRun bool                `json:"dry_run,omitempty"`
+	// Plan adds up the sets' plans (a dry run's; nil otherwise).
+	Plan *resourcesync.Plan `json:"plan,omitempty"`
 }
 
 // newReport starts the report of a job.
@@ -37,12 +39,24 @@ func newReport(disc *Discovery, dryRun bool) *Report {
 // total adds up the sets' counts.
 func (r *Report) total() {
 	r.Counts = resourcesync.Counts{}
+	r.Plan = nil
+	if r.DryRun {
+		r.Plan = &resourcesync.Plan{}
+	}
 	for _, s := range r.Sets {
 		if s.Baseline != nil {
 			r.Counts.Add(s.Baseline.Counts)
+			r.addPlan(s.Baseline.Plan)
 		}
 		if s.Incremental != nil {
 			r.Counts.Add(s.Incremental.Counts)
+			r.addPlan(s.Incremental.Plan)
 		}
+	}
+}
+
+func (r *Report) addPlan(p *resourcesync.Plan) {
+	if r.Plan != nil && p != nil {
+		r.Plan.Add(*p)
 	}
 }

@@ -33,6 +33,7 @@ func (c *collector) missing(d Difference) {
 }
 
 func (c *collector) extra(d Difference) {
+	c.progress.Expect(1) // a file no list names: done, and expected too
 	c.progress.Deleted()
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -53,15 +53,26 @@ func (r *run) deletePass(ctx context.Context) error {
 		}
 	}
 	if r.opts.DryRun {
-		if r.opts.Delete {
-			for _, c := range cands {
-				if r.opts.Plan != nil {
-					fmt.Fprintf(r.opts.Plan, "delete %s\n", c.path)
-				}
-			}
-			r.sum.WouldDelete = n
+		// Each file the list no longer names is an entry of the plan:
+		// deleted with --delete, else kept.
+		r.sum.Plan.Considered += n
+		if !r.opts.Delete {
+			r.sum.Plan.Keep += n
+			return nil
 		}
+		r.sum.Plan.Delete += n
+		r.opts.Progress.Expect(n)
+		for _, c := range cands {
+			if r.opts.Plan != nil {
+				fmt.Fprintf(r.opts.Plan, "delete %s\n", c.path)
+			}
+			r.opts.Progress.Deleted()
+		}
+		r.sum.WouldDelete = n
 		return nil
+	}
+	if r.opts.Delete {
+		r.opts.Progress.Expect(n) // not listed, yet work the run does
 	}
 	var b resourcesync.Batch
 	b.Removed = append(b.Removed, stale...)

@@ -21,6 +21,8 @@ type Summary struct {
 	// WouldDelete counts local files the list no longer names that were
 	// not deleted (no --delete, or a dry run).
 	WouldDelete int64 `json:"would_delete"`
+	// Plan is a dry run's: what the real run would do (nil otherwise).
+	Plan *resourcesync.Plan `json:"plan,omitempty"`
 	// ListComplete is true when every part of the list was read (for a
 	// dump: every package's manifest).
 	ListComplete bool `json:"list_complete"`

@@ -43,6 +43,10 @@ func Run(ctx context.Context, set Set, d Deps, opts Options) (*Summary, error) {
 		r.sum.ChangeList = set.ChangeList
 	}
 	r.tally = transfer.NewTally(opts.RunOptions, d.Log, &r.sum.Counts, &r.sum.WouldDelete, &r.sum.Failures)
+	if opts.DryRun {
+		r.sum.Plan = &resourcesync.Plan{}
+		r.tally.Planned = r.sum.Plan
+	}
 	opts.Progress.Start(r.sum.Started)
 	opts.Progress.Set(set.CapabilityList)
 	err := r.run(ctx)

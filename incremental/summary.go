@@ -64,10 +64,12 @@ type Summary struct {
 	resourcesync.Counts
 	// WouldDelete counts resources deleted at the Source whose local copy
 	// was kept (no Delete, or a dry run).
-	WouldDelete int64                  `json:"would_delete"`
-	Started     time.Time              `json:"started"`
-	Ended       time.Time              `json:"ended"`
-	Failures    []resourcesync.Failure `json:"failures,omitempty"` // the first ones; the state has all
+	WouldDelete int64 `json:"would_delete"`
+	// Plan is a dry run's: what the real run would do (nil otherwise).
+	Plan     *resourcesync.Plan     `json:"plan,omitempty"`
+	Started  time.Time              `json:"started"`
+	Ended    time.Time              `json:"ended"`
+	Failures []resourcesync.Failure `json:"failures,omitempty"` // the first ones; the state has all
 }
 
 // GapError is a safety stop: the Source's change history no longer reaches

@@ -39,6 +39,9 @@ type Progress struct {
 	set                                                                  atomic.Pointer[string]
 	setListed                                                            atomic.Int64  // listed when the set began
 	read                                                                 atomic.Uint64 // float64 bits: share of the set's list read
+	// unlisted is work no list entry counts: the files a baseline deletes
+	// because its list no longer names them, an audit's extra files.
+	unlisted atomic.Int64
 }
 
 // Start records when the run started (for rates).
@@ -56,6 +59,11 @@ func (p *Progress) Set(name string) {
 // Listed counts an entry read; ListingDone marks the end of the lists.
 func (p *Progress) Listed()      { p.listed.Add(1) }
 func (p *Progress) ListingDone() { p.listingDone.Store(true) }
+
+// Expect adds n to the work expected that no list entry counts (files
+// deleted because no list names them), so that a display's total includes
+// it.
+func (p *Progress) Expect(n int64) { p.unlisted.Add(n) }
 
 // ListRead records the share (0 to 1) of the set's list read so far, so
 // that a display can estimate its length before the end (see Walk's Read).
@@ -94,9 +102,9 @@ func (p *Progress) Expected() (expected int64, exact bool, set string) {
 	if s := p.set.Load(); s != nil {
 		set = *s
 	}
-	listed := p.listed.Load()
+	listed, unlisted := p.listed.Load(), p.unlisted.Load()
 	if p.listingDone.Load() {
-		return listed, true, set
+		return listed + unlisted, true, set
 	}
 	share := math.Float64frombits(p.read.Load())
 	base := p.setListed.Load()
@@ -104,10 +112,11 @@ func (p *Progress) Expected() (expected int64, exact bool, set string) {
 		return 0, false, set
 	}
 	est := base + int64(math.Round(float64(listed-base)/math.Min(share, 1)))
-	return max(est, listed), false, set
+	return max(est, listed) + unlisted, false, set
 }
 
-// Done is the number of resources dealt with, whatever the outcome.
+// Done is the number of resources dealt with, whatever the outcome,
+// deletions included.
 func (c Counts) Done() int64 {
-	return c.Created + c.Updated + c.Unchanged + c.Failed + c.Skipped
+	return c.Created + c.Updated + c.Unchanged + c.Deleted + c.Failed + c.Skipped
 }

@@ -166,10 +166,8 @@ func (e *engine) recorded(res result, publishErr error) {
 	}
 	t := e.job.Tally
 	t.Counts.Listed++
-	if u.Gone && e.o.Delete && res.outcome != Deleted {
-		e.o.Progress.Listed() // Feed counts the others when they are emitted
-	}
 	t.Add(res.outcome, u.URI, u.Path, res.bytes, res.cause)
+	t.planned(res.outcome, u.Want, res.conditional)
 	if res.ticket != "" && publishErr == nil {
 		e.d.Log.Debug().Str("uri", u.URI).Str("path", u.Path).Int64("bytes", res.bytes).Msg("fetched")
 	}

@@ -31,9 +31,7 @@ func (f *Feed) Emit(u *Unit) error {
 		u.release()
 		return ErrDrained
 	}
-	if !u.Gone || !f.e.o.Delete {
-		f.e.o.Progress.Listed()
-	}
+	f.e.o.Progress.Listed()
 	f.pending = append(f.pending, u)
 	if len(f.pending) < lookupBatch {
 		return nil

@@ -42,9 +42,13 @@ type Tally struct {
 	// (RunOptions.OutOfScope); they are then logged at debug level only.
 	OutOfScope func(uri string, cause error)
 	Log        zerolog.Logger
-	// Plan receives a dry run's actions; nil for a real run.
+	// Plan receives a dry run's actions, one line each; nil for a real
+	// run.
 	Plan io.Writer
-	Now  func() time.Time
+	// Planned, when set (a dry run's), counts each unit's action and the
+	// bytes it would download, as its list gives them.
+	Planned *resourcesync.Plan
+	Now     func() time.Time
 }
 
 // NewTally returns the Tally of a run with options o (after WithDefaults).
@@ -106,5 +110,41 @@ func (t *Tally) Add(o Outcome, uri, path string, bytes int64, cause error) {
 func (t *Tally) plan(format, path, uri string) {
 	if t.Plan != nil {
 		fmt.Fprintf(t.Plan, format, path, uri)
+	}
+}
+
+// planned counts a unit of a dry run in its plan: the action its outcome
+// stands for, and the listed length of what would be downloaded.
+func (t *Tally) planned(o Outcome, want resourcesync.Version, conditional bool) {
+	p := t.Planned
+	if p == nil {
+		return
+	}
+	p.Considered++
+	switch o {
+	case Unchanged:
+		p.InStep++
+	case Created, Updated:
+		if o == Created {
+			p.Fetch++
+		} else {
+			p.Update++
+			if conditional {
+				p.Conditional++
+			}
+		}
+		if want.HasLength {
+			p.Bytes += want.Length
+		} else {
+			p.UnknownLength++
+		}
+	case Deleted:
+		p.Delete++
+	case Kept:
+		p.Keep++
+	case Skipped:
+		p.OutOfScope++ // the scope is the only reason a unit is skipped
+	case Failed:
+		p.Fail++
 	}
 }

@@ -110,3 +110,37 @@ func TestTallyOutOfScope(t *testing.T) {
 		t.Errorf("another cause: told %d, log %s", len(got), logs.String())
 	}
 }
+
+// A dry run's plan counts each unit once, under the action its outcome
+// stands for, with the listed length of what would be downloaded (or the
+// unit counted as of unknown length); a real run has no plan.
+func TestTallyPlanned(t *testing.T) {
+	sized := resourcesync.Version{Length: 7, HasLength: true}
+	for _, tc := range []struct {
+		o           Outcome
+		want        resourcesync.Version
+		conditional bool
+		plan        resourcesync.Plan
+	}{
+		{o: Unchanged, plan: resourcesync.Plan{Considered: 1, InStep: 1}},
+		{o: Created, want: sized, plan: resourcesync.Plan{Considered: 1, Fetch: 1, Bytes: 7}},
+		{o: Created, plan: resourcesync.Plan{Considered: 1, Fetch: 1, UnknownLength: 1}},
+		{o: Updated, want: sized, plan: resourcesync.Plan{Considered: 1, Update: 1, Bytes: 7}},
+		{o: Updated, want: sized, conditional: true, plan: resourcesync.Plan{Considered: 1, Update: 1, Conditional: 1, Bytes: 7}},
+		{o: Deleted, plan: resourcesync.Plan{Considered: 1, Delete: 1}},
+		{o: Kept, plan: resourcesync.Plan{Considered: 1, Keep: 1}},
+		{o: Skipped, plan: resourcesync.Plan{Considered: 1, OutOfScope: 1}},
+		{o: Failed, plan: resourcesync.Plan{Considered: 1, Fail: 1}},
+	} {
+		var logs bytes.Buffer
+		tl, _, _, _ := newTestTally(true, &logs, nil)
+		tl.Planned = &resourcesync.Plan{}
+		tl.planned(tc.o, tc.want, tc.conditional)
+		if *tl.Planned != tc.plan || tl.Planned.Actions() != tl.Planned.Considered {
+			t.Errorf("%v %+v: plan %+v, want %+v", tc.o, tc.want, *tl.Planned, tc.plan)
+		}
+	}
+	var logs bytes.Buffer
+	live, _, _, _ := newTestTally(false, &logs, nil)
+	live.planned(Created, sized, false) // no plan: nothing to count, no panic
+}

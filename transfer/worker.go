@@ -26,6 +26,10 @@ type result struct {
 	bytes    int64
 	cause    error  // for Failed and Skipped
 	note     string // recorded with the unit's changes
+	// conditional says that the unit is fetched only if the Source says
+	// it changed, as nothing the list gives tells (a dry run's plan
+	// counts those apart).
+	conditional bool
 }
 
 type worker struct {
@@ -92,6 +96,7 @@ func (w *worker) process(ctx context.Context, u *Unit) (result, error) {
 		return res, err
 	}
 	res.outcome, res.held = d.outcome, d.refresh
+	res.conditional = d.conditional && !knownChanged(u.Held.Version(), u.Want)
 	if adopted {
 		res.replaces = u.Twin
 		if res.held == nil && d.outcome == Unchanged {
@@ -162,6 +167,15 @@ func (w *worker) decide(u *Unit) (decision, error) {
 	}
 	d.conditional = u.Revalidate && (held.ETag != "" || held.LastModified != "")
 	return d, nil
+}
+
+// knownChanged reports whether what the list says of a version tells for
+// certain that the copy held is another: another length, or a digest of a
+// shared algorithm that differs. Else only the Source can tell (a
+// conditional GET).
+func knownChanged(held, want resourcesync.Version) bool {
+	return want.HasLength && held.HasLength && want.Length != held.Length ||
+		want.Fixity.Shares(held.Fixity) && !want.Fixity.Agrees(held.Fixity)
 }
 
 // decideByContent is --checksum: the local bytes, not the state, are

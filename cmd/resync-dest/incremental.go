@@ -144,14 +144,21 @@ func writeIncremental(w io.Writer, s *incremental.Summary, indented bool) {
 	if !indented {
 		fmt.Fprint(w, "    ")
 	}
-	writeCounts(w, s.Counts)
-	fmt.Fprintf(w, " in %s\n", s.Ended.Sub(s.Started).Round(time.Millisecond))
+	applied := fmt.Sprintf("%d applied", s.Applied)
+	if s.Plan != nil {
+		fmt.Fprint(w, "changes from ", s.ChangeList+s.ChangeDump, "\n")
+		writePlan(w, "    ", s.Plan)
+		applied = fmt.Sprintf("%d to apply", s.Applied)
+	} else {
+		writeCounts(w, s.Counts)
+		fmt.Fprintf(w, " in %s\n", s.Ended.Sub(s.Started).Round(time.Millisecond))
+	}
 	lists := fmt.Sprintf("%s read, %d skipped as done", plural(int64(s.ListsRead), "list", "lists"), s.ListsSkipped)
 	if s.Via == "dump" {
 		lists = fmt.Sprintf("%s read (%d downloaded), %d skipped as done", plural(int64(s.ListsRead), "Change Dump package", "Change Dump packages"), s.Packages, s.ListsSkipped)
 	}
-	fmt.Fprintf(w, "    changes since %s: %d read (%d applied before), %d applied, %d failed; %s; cursor %s\n",
-		resourcesync.FormatDatetime(s.From), s.Changes, s.AlreadyDone, s.Applied, s.ChangesFailed,
+	fmt.Fprintf(w, "    changes since %s: %d read (%d applied before), %s, %d failed; %s; cursor %s\n",
+		resourcesync.FormatDatetime(s.From), s.Changes, s.AlreadyDone, applied, s.ChangesFailed,
 		lists, resourcesync.FormatDatetime(s.Cursor))
 	if s.Retried > 0 {
 		fmt.Fprintf(w, "    %s that failed before %s tried again\n", plural(s.Retried, "resource", "resources"), were(s.Retried))
@@ -159,7 +166,7 @@ func writeIncremental(w io.Writer, s *incremental.Summary, indented bool) {
 	if s.Misdated > 0 {
 		fmt.Fprintf(w, "    %d changes dated outside their list's interval or after this run's time were applied; the cursor stays within the Source's bounds (the warnings name them)\n", s.Misdated)
 	}
-	if s.WouldDelete > 0 {
+	if s.WouldDelete > 0 && s.Plan == nil {
 		fmt.Fprintf(w, "    %s deleted at the Source %s kept locally (runs with --delete apply deletions; baseline --delete removes these)\n", plural(s.WouldDelete, "resource", "resources"), were(s.WouldDelete))
 	}
 	for _, f := range s.Failures {

@@ -285,7 +285,7 @@ func TestSyncDryRunWritesNothing(t *testing.T) {
 	}
 	before := incTree(t, dest)
 	r := runCLI(t, args([]string{"sync", "--dest", dest, "--dry-run", "--delete", "--max-delete", "100%"}, srv.URL)...).want(t, 0)
-	contains(t, r.stdout, "dry run: nothing was written", "12 applied")
+	contains(t, r.stdout, "dry run: nothing was written", "12 to apply")
 	if !strings.Contains(r.stdout, "update ") && !strings.Contains(r.stdout, "create ") {
 		t.Errorf("no plan lines:\n%s", r.stdout)
 	}

@@ -31,7 +31,10 @@ func printReport(d *deps, asJSON bool, command string, rep *agent.Report, err er
 	fmt.Fprintf(w, "%s of %s\n", title, rep.Source)
 	for _, s := range rep.Sets {
 		fmt.Fprintf(w, "  %s\n    ", s.CapabilityList)
-		if b := s.Baseline; b != nil {
+		if b := s.Baseline; b != nil && b.Plan != nil {
+			fmt.Fprint(w, "baseline from ", b.ResourceList+b.ResourceDump, "\n")
+			writePlan(w, "    ", b.Plan)
+		} else if b != nil {
 			writeCounts(w, b.Counts)
 			fmt.Fprintf(w, " in %s\n", b.Ended.Sub(b.Started).Round(time.Millisecond))
 			if b.WouldDelete > 0 {
@@ -53,7 +56,10 @@ func printReport(d *deps, asJSON bool, command string, rep *agent.Report, err er
 			fmt.Fprintf(w, "    error: %v\n", s.Err)
 		}
 	}
-	if len(rep.Sets) > 1 {
+	if len(rep.Sets) > 1 && rep.Plan != nil {
+		fmt.Fprintln(w, "  total:")
+		writePlan(w, "    ", rep.Plan)
+	} else if len(rep.Sets) > 1 {
 		fmt.Fprint(w, "  total: ")
 		writeCounts(w, rep.Counts)
 		fmt.Fprintln(w)
