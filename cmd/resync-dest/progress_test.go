@@ -2,7 +2,10 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -315,4 +318,68 @@ func TestAuditProgressOnATerminal(t *testing.T) {
 	contains(t, bar[0], "in sync 40, missing or changed 0, extra 0, errors 0")
 	contains(t, bar[1], "40/40")
 	contains(t, stdout, "in sync")
+}
+
+// Deletions are work done: the bar counts them, and its total includes
+// them - a baseline's files its list no longer names (which no entry
+// counts), an incremental sync's deleted resources, an audit's extra
+// files - so that a run ends full, not short of its total.
+func TestProgressCountsDeletionsOnATerminal(t *testing.T) {
+	src, srv := served(t, nil)
+	dest := t.TempDir()
+	runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
+	rs := src.Resources(0)
+	stray := func() {
+		t.Helper()
+		p := filepath.Join(filepath.Dir(filepath.Join(dest, relPath(t, rs[0].URI))), "stray.txt")
+		if err := os.WriteFile(p, []byte("not the Source's"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := time.Now().Add(-time.Minute).Truncate(time.Second)
+	del := func(rs ...fixtures.ResourceInfo) {
+		t.Helper()
+		var muts []fixtures.Mutation
+		for _, r := range rs {
+			muts = append(muts, fixtures.Mutation{Kind: fixtures.Delete, Path: r.Path})
+		}
+		at = at.Add(time.Second)
+		if err := src.Apply(at, muts...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name    string
+		prepare func()
+		argv    []string
+		code    int
+		outcome string
+		total   string
+	}{
+		// 37 listed, 3 deleted resources and a stray file.
+		{"baseline", func() { del(rs[1], rs[2], rs[3]); stray() },
+			[]string{"baseline", "--delete", "--max-delete", "100%"}, 0, "unchanged 37, failed 0, deleted 4", "41/41"},
+		// 2 deletions, and the 3 changes of the baseline's list's time
+		// again (at the cursor, found done).
+		{"incremental", func() { del(rs[4], rs[5]) },
+			[]string{"sync", "--delete", "--max-delete", "100%"}, 0, "failed 0, deleted 2", "5/5"},
+		// 35 in sync, one extra file.
+		{"audit", stray, []string{"audit"}, exitDifferences, "in sync 35, missing or changed 0, extra 1", "36/36"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.prepare()
+			code, stdout, term := runOnTerminal(t, 80, append(tc.argv, "--max-retry-wait", "5ms", "--dest", dest, srv.URL)...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nterminal:\n%q", code, tc.code, stdout, term)
+			}
+			lines := newScreen(80, term).lines()
+			i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "[") && strings.HasSuffix(strings.TrimSpace(l), "B") })
+			if i < 1 {
+				t.Fatalf("no bar on the screen:\n%s", strings.Join(lines, "\n"))
+			}
+			t.Logf("the screen at the end:\n%s", strings.Join(lines, "\n"))
+			contains(t, lines[i-1], tc.outcome)
+			contains(t, lines[i], tc.total)
+		})
+	}
 }
