@@ -128,7 +128,7 @@ func (r *run) listUnits(ctx context.Context, f *transfer.Feed) error {
 	h, err := resourcesync.Walk(ctx, r.d.Open, r.set.ResourceList, resourcesync.CapResourceList, wopts,
 		func(_ *resourcesync.Part, e *resourcesync.Entry) error {
 			if e.BadLastMod != "" {
-				r.d.Log.Warn().Str("uri", e.Loc).Str("lastmod", e.BadLastMod).Msg("lastmod is not a W3C datetime; the resource is treated as if it had none")
+				r.badLastMod(e)
 			}
 			return f.Emit(r.unit(e))
 		})
@@ -206,4 +206,18 @@ func (r *run) recordBaselinePoint(ctx context.Context) error {
 		return fmt.Errorf("record the baseline point: %w: %w", resourcesync.ErrLocal, err)
 	}
 	return nil
+}
+
+// badLastMod notes an entry whose lastmod is not a W3C datetime: counted,
+// and warned about here unless the caller takes the condition (the same
+// entry is listed so on every run).
+func (r *run) badLastMod(e *resourcesync.Entry) {
+	r.sum.BadLastMod++
+	const msg = "lastmod is not a W3C datetime; the resource is treated as if it had none"
+	if c := r.opts.Condition; c != nil {
+		c(transfer.ConditionLastMod, e.Loc, fmt.Sprintf("lastmod %q is not a W3C datetime; treated as none", e.BadLastMod))
+		r.d.Log.Debug().Str("uri", e.Loc).Str("lastmod", e.BadLastMod).Msg(msg)
+		return
+	}
+	r.d.Log.Warn().Str("uri", e.Loc).Str("lastmod", e.BadLastMod).Msg(msg)
 }

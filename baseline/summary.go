@@ -21,6 +21,9 @@ type Summary struct {
 	// WouldDelete counts local files the list no longer names that were
 	// not deleted (no --delete, or a dry run).
 	WouldDelete int64 `json:"would_delete"`
+	// BadLastMod counts the entries whose lastmod is not a W3C datetime
+	// (read as none).
+	BadLastMod int64 `json:"bad_lastmod,omitempty"`
 	// Plan is a dry run's: what the real run would do (nil otherwise).
 	Plan *resourcesync.Plan `json:"plan,omitempty"`
 	// ListComplete is true when every part of the list was read (for a

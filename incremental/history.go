@@ -79,7 +79,7 @@ func (r *run) load(ctx context.Context) error {
 	} else {
 		err = r.readHistory(ctx)
 	}
-	if n := r.hist.misdated; n > misdatedNamed {
+	if n := r.hist.misdated; n > misdatedNamed && r.opts.Condition == nil {
 		r.d.Log.Warn().Str("uri", r.set.doc()).Int64("changes", n).
 			Msgf("%d changes in all were dated outside their list's interval or after this run's time (%d named above); each was applied, and held the cursor at its list's bound", n, misdatedNamed)
 	}
@@ -188,6 +188,12 @@ func (r *run) misdated(c resourcesync.ChangeEntry, why string) {
 	h := r.hist
 	h.misdated++
 	r.sum.Misdated++
+	if r.opts.Condition != nil {
+		// The caller warns about the condition once, when it appears.
+		r.opts.Condition(transfer.ConditionMisdated, c.Loc, fmt.Sprintf("change dated %s, %s", resourcesync.FormatDatetime(c.Time), why))
+		r.d.Log.Debug().Str("uri", c.Loc).Str("change_list", c.List).Int("position", c.Position).Time("at", c.Time).Msg("misdated change: " + why)
+		return
+	}
 	if h.misdated <= misdatedNamed {
 		r.d.Log.Warn().Str("uri", c.Loc).Str("change_list", c.List).Int("position", c.Position).
 			Msgf("change dated %s, %s: applied, but the cursor does not follow its date", resourcesync.FormatDatetime(c.Time), why)

@@ -13,7 +13,7 @@ import (
 // older_names table, user_version 1.
 func asVersion1(t *testing.T, path string) {
 	t.Helper()
-	rawExec(t, path, "DROP TABLE out_of_scope_entries", "DROP TABLE out_of_scope", "DROP TABLE older_names", "PRAGMA user_version = 1")
+	rawExec(t, path, "DROP TABLE conditions", "DROP TABLE out_of_scope_entries", "DROP TABLE out_of_scope", "DROP TABLE older_names", "PRAGMA user_version = 1")
 }
 
 // A state written before the mapping had versions lists every set as named
@@ -44,6 +44,9 @@ func TestOlderNamesAfterUpgrade(t *testing.T) {
 	wantErrIs(t, ro.NamesCurrent(ctx, s.ID), ErrReadOnly)
 	if hosts, err := ro.OutOfScopeHosts(ctx, 10); err != nil || len(hosts) != 0 {
 		t.Errorf("read-only OutOfScopeHosts of a version-1 state = %v, %v", hosts, err)
+	}
+	if cs, err := ro.Conditions(ctx); err != nil || len(cs) != 0 {
+		t.Errorf("read-only Conditions of a version-1 state = %v, %v", cs, err)
 	}
 	ro.Close()
 

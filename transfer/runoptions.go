@@ -9,6 +9,12 @@ import (
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
+// Kinds of condition (RunOptions.Condition).
+const (
+	ConditionLastMod  = "lastmod"  // a lastmod that is not a W3C datetime, read as none
+	ConditionMisdated = "misdated" // a change dated outside its list's interval or after the run's time
+)
+
 // RunOptions are what every sync job (baseline, incremental) is tuned by:
 // its workers, what may be fetched, how results are batched into the
 // state, and the hooks of a run. The jobs' Options embed it. Start from
@@ -50,6 +56,13 @@ type RunOptions struct {
 	// Source listing a million of them must not print a million lines;
 	// the caller reports them host by host. Called one at a time.
 	OutOfScope func(uri string, cause error)
+	// Condition, when set, is told of each entry showing a fault a Source
+	// repeats run after run and a Destination can only note (kind is
+	// ConditionLastMod or ConditionMisdated; detail says what the entry
+	// shows) instead of a warning per entry: the caller warns about a
+	// condition once, when it first appears, and counts it afterwards.
+	// Called from one goroutine at a time.
+	Condition func(kind, uri, detail string)
 	// Dump tunes how dump packages are downloaded and read (Dump.MaxSize
 	// is --max-dump-size); an empty Dump.TempDir means the job's temp
 	// directory.

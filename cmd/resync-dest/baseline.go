@@ -92,7 +92,7 @@ func baselineWorkerOptions(o syncOptions, d *deps, prog *resourcesync.Progress, 
 
 // runOptions sets what the sync commands' options say of any job's run.
 func runOptions(ro transfer.RunOptions, o syncOptions, d *deps, prog *resourcesync.Progress, scope *scopeReport) transfer.RunOptions {
-	ro.OutOfScope = scope.add
+	ro.OutOfScope, ro.Condition = scope.add, scope.conds.add
 	ro.Dump.MaxSize = o.maxDumpSize
 	ro.Limits = o.http.limits()
 	ro.Workers = o.workers

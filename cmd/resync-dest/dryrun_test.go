@@ -1,8 +1,6 @@
 package main
 
 import (
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -58,21 +56,13 @@ func newPlanScene(t *testing.T) planScene {
 	}
 	// The list as the Source now gives it, with two entries out of scope
 	// and b.txt without its length.
-	resp, err := http.Get(srv.URL + "dataset1/resourcelist.xml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	body := sourceDoc(t, srv, "/dataset1/resourcelist.xml")
 	noLength, _ := src.Resource("/dataset1/res/new/b.txt")
 	entry := regexp.MustCompile(`(?s)<loc>` + regexp.QuoteMeta(noLength.URI) + `</loc>.*?</url>`)
-	list := entry.ReplaceAllStringFunc(string(body), func(e string) string {
+	list := entry.ReplaceAllStringFunc(body, func(e string) string {
 		return regexp.MustCompile(` length="\d+"`).ReplaceAllString(e, "")
 	})
-	if list == string(body) {
+	if list == body {
 		t.Fatalf("no length to remove for %s in:\n%s", noLength.URI, body)
 	}
 	list = strings.Replace(list, "</urlset>",

@@ -37,6 +37,9 @@ type scopeReport struct {
 	mu    sync.Mutex
 	hosts map[string]*hostScope
 	order []string // hosts in the order first seen
+	// conds gathers the other conditions a Source repeats entry by
+	// entry, reported and recorded alike.
+	conds *conditionReport
 }
 
 // hostScope is what a run gathered of one host: the record, the URI whose
@@ -49,7 +52,7 @@ type hostScope struct {
 }
 
 func newScopeReport() *scopeReport {
-	return &scopeReport{hosts: map[string]*hostScope{}}
+	return &scopeReport{hosts: map[string]*hostScope{}, conds: newConditionReport()}
 }
 
 // add counts one entry skipped as out of scope (transfer.RunOptions.OutOfScope).
@@ -116,6 +119,8 @@ func (h *uriHeap) Pop() any {
 type scopeStore interface {
 	OutOfScopeHosts(ctx context.Context, sample int) ([]state.OutOfScope, error)
 	RecordOutOfScope(ctx context.Context, seen []state.OutOfScope, complete bool) error
+	Conditions(ctx context.Context) ([]state.Condition, error)
+	RecordConditions(ctx context.Context, kind string, seen []state.Condition, complete bool) error
 }
 
 // finish logs one line per host - a warning for a host the state did not
@@ -123,6 +128,7 @@ type scopeStore interface {
 // record is false (a dry run), records them; complete says that the run
 // read every set's lists, so that hosts it did not see are forgotten.
 func (s *scopeReport) finish(ctx context.Context, db scopeStore, log zerolog.Logger, record, complete bool) {
+	defer s.conds.finish(ctx, db, log, record, complete)
 	seen := s.seen()
 	known := map[string]bool{}
 	if before, err := db.OutOfScopeHosts(ctx, 0); err != nil {

@@ -37,6 +37,9 @@ func printReport(d *deps, asJSON bool, command string, rep *agent.Report, err er
 		} else if b != nil {
 			writeCounts(w, b.Counts)
 			fmt.Fprintf(w, " in %s\n", b.Ended.Sub(b.Started).Round(time.Millisecond))
+			if b.BadLastMod > 0 {
+				fmt.Fprintf(w, "    %s a lastmod that is not a W3C datetime (read as none; resync-dest status counts them)\n", plural(b.BadLastMod, "entry has", "entries have"))
+			}
 			if b.WouldDelete > 0 {
 				fmt.Fprintf(w, "    %s no longer listed by the Source (use --delete to remove them)\n", plural(b.WouldDelete, "local file is", "local files are"))
 			}

@@ -157,6 +157,7 @@ type readStore interface {
 	RunTotals(ctx context.Context) ([]state.RunTotal, error)
 	LastSuccess(ctx context.Context) (state.Run, bool, error)
 	OutOfScopeHosts(ctx context.Context, sample int) ([]state.OutOfScope, error)
+	Conditions(ctx context.Context) ([]state.Condition, error)
 	Close() error
 }
 

@@ -76,7 +76,9 @@ type statusReport struct {
 	State      string        `json:"state"`
 	Sets       []setStatus   `json:"sets"`
 	OutOfScope []scopeStatus `json:"out_of_scope"`
-	Runs       []runInfo     `json:"runs"`
+	// Conditions are the other faults the Source repeats entry by entry.
+	Conditions []conditionStatus `json:"conditions"`
+	Runs       []runInfo         `json:"runs"`
 	// Writer is the run holding the mirror's write lock now, from the lock
 	// file; null when none does.
 	Writer *writerInfo `json:"writer"`
@@ -193,7 +195,7 @@ func runStatusCommand(ctx context.Context, o statusOptions, d *deps) error {
 }
 
 func readStatus(ctx context.Context, db readStore, runs int, entries bool) (*statusReport, error) {
-	st := &statusReport{State: db.Path(), Sets: []setStatus{}, OutOfScope: []scopeStatus{}, Runs: []runInfo{}}
+	st := &statusReport{State: db.Path(), Sets: []setStatus{}, OutOfScope: []scopeStatus{}, Conditions: []conditionStatus{}, Runs: []runInfo{}}
 	sample := 0
 	if entries {
 		sample = maxScopeSample
@@ -204,6 +206,9 @@ func readStatus(ctx context.Context, db readStore, runs int, entries bool) (*sta
 	}
 	for _, h := range hosts {
 		st.OutOfScope = append(st.OutOfScope, scopeStatus{Host: h.Host, Entries: h.Entries, Reason: h.Reason, FirstSeen: h.FirstSeen, LastSeen: h.LastSeen, URIs: h.URIs})
+	}
+	if st.Conditions, err = readConditions(ctx, db); err != nil {
+		return nil, err
 	}
 	sets, err := db.Sets(ctx)
 	if err != nil {
@@ -279,6 +284,7 @@ func printStatus(w io.Writer, st *statusReport, entries bool) {
 		}
 	}
 	printOutOfScope(w, st.OutOfScope, entries)
+	printConditions(w, st.Conditions)
 	if len(st.Runs) == 0 {
 		fmt.Fprintf(w, "\nno run recorded yet\n")
 		return
