@@ -39,7 +39,9 @@ func (r *run) deletePass(ctx context.Context) error {
 	if n > 0 && !r.opts.Delete {
 		r.sum.WouldDelete = n
 		for _, c := range cands {
-			r.d.Log.Info().Str("path", c.path).Str("uri", c.uri).Msg("not listed by the Source; would delete with --delete")
+			// The command logs the count at info (hundreds of lines would
+			// bury the rest).
+			r.d.Log.Debug().Str("path", c.path).Str("uri", c.uri).Msg("not listed by the Source; would delete with --delete")
 		}
 	}
 	if r.opts.Delete && n > 0 {
