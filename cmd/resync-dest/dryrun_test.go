@@ -204,3 +204,46 @@ func TestDryRunPlanIncremental(t *testing.T) {
 		t.Errorf("the real sync: %+v, want what the plan said: %+v", c, want)
 	}
 }
+
+// Against a Source that gives no hashes, a copy whose listed lastmod
+// changed cannot be told apart by the list: the plan counts it as an
+// update only if the Source says it changed (conditional), and the real
+// run downloads the two whose bytes changed and finds the third - only
+// its lastmod moved - in step (304).
+func TestDryRunPlanConditional(t *testing.T) {
+	t.Parallel()
+	src, srv := served(t, func(s *fixtures.Spec) { s.Resources, s.HashAlgs = 10, []string{} })
+	dest := t.TempDir()
+	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+	rs := src.Resources(0)
+	at := time.Now().Add(-time.Minute).Truncate(time.Second)
+	if err := src.Apply(at, fixtures.Mutation{Kind: fixtures.Update, Path: rs[1].Path}, fixtures.Mutation{Kind: fixtures.Update, Path: rs[2].Path}); err != nil {
+		t.Fatal(err)
+	}
+	const rlPath = "/dataset1/resourcelist.xml"
+	touched := regexp.MustCompile(`(?s)(<loc>` + regexp.QuoteMeta(rs[3].URI) + `</loc>\s*<lastmod>)[^<]*`)
+	src.SetRaw(rlPath, "application/xml", []byte(touched.ReplaceAllString(sourceDoc(t, srv, rlPath), "${1}"+resourcesync.FormatDatetime(at))))
+
+	r := runCLI(t, args([]string{"baseline", "--dest", dest, "--dry-run", "--json"}, srv.URL)...).want(t, 0)
+	var rep agent.Report
+	if err := resultOf(r.stdout, &rep); err != nil {
+		t.Fatal(err)
+	}
+	var listed int64
+	for _, r := range rs[1:4] {
+		listed += r.Size // the sizes are kept by the updates
+	}
+	want := resourcesync.Plan{Considered: 10, Update: 3, Conditional: 3, InStep: 7, Bytes: listed}
+	if rep.Plan == nil || *rep.Plan != want {
+		t.Fatalf("plan %+v, want %+v", rep.Plan, want)
+	}
+	r = runCLI(t, args([]string{"baseline", "--dest", dest, "--dry-run"}, srv.URL)...).want(t, 0)
+	contains(t, r.stdout, "3 of the updates only if the Source says the resource changed")
+	r = runCLI(t, args([]string{"baseline", "--dest", dest, "--json"}, srv.URL)...).want(t, 0)
+	if err := resultOf(r.stdout, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if c := rep.Counts; c.Updated != 2 || c.Unchanged != 8 || c.Created != 0 {
+		t.Errorf("the real run: %+v; want 2 updated, the third found in step", c)
+	}
+}
