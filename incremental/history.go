@@ -83,7 +83,7 @@ func (r *run) load(ctx context.Context) error {
 		r.d.Log.Warn().Str("uri", r.set.doc()).Int64("changes", n).
 			Msgf("%d changes in all were dated outside their list's interval or after this run's time (%d named above); each was applied, and held the cursor at its list's bound", n, misdatedNamed)
 	}
-	if r.hist.unknown > 0 {
+	if r.hist.unknown > 0 && r.opts.Condition == nil {
 		r.d.Log.Warn().Str("uri", r.set.doc()).Int("changes", r.hist.unknown).
 			Msg("changes without a known change attribute (created, updated, deleted): treated as updated")
 	}
@@ -163,6 +163,10 @@ func (r *run) add(c resourcesync.ChangeEntry) error {
 		// A change of unknown kind still says the resource changed: bring
 		// it to what the Source serves now.
 		h.unknown++
+		r.sum.UnknownChanges++
+		if r.opts.Condition != nil {
+			r.opts.Condition(transfer.ConditionChangeKind, c.Loc, fmt.Sprintf("change %q is none of created, updated, deleted; treated as updated", c.MD.Change))
+		}
 		kind = resourcesync.ChangeUpdated
 	}
 	p := resourcesync.Pending{URI: c.Loc, Change: kind, Time: t, List: len(h.lists) - 1, Position: c.Position}

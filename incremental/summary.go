@@ -61,6 +61,9 @@ type Summary struct {
 	// time: applied, each warned about, and never moving the cursor past
 	// its list's bound.
 	Misdated int64 `json:"misdated,omitempty"`
+	// UnknownChanges counts the changes whose change attribute is none of
+	// created, updated, deleted: applied as updated.
+	UnknownChanges int64 `json:"unknown_changes,omitempty"`
 	resourcesync.Counts
 	// WouldDelete counts resources deleted at the Source whose local copy
 	// was kept (no Delete, or a dry run).

@@ -25,6 +25,7 @@ var conditionKinds = []struct {
 }{
 	{transfer.ConditionLastMod, "entries whose lastmod is not a W3C datetime, treated as if they had none", true},
 	{transfer.ConditionMisdated, "changes dated outside their list's interval or after the run's time, applied with the cursor kept to the list's bound", false},
+	{transfer.ConditionChangeKind, "changes whose change attribute is none of created, updated, deleted, applied as updated", false},
 }
 
 // conditionKey is a condition on a host.

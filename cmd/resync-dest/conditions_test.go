@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
 // Faults a Source repeats entry by entry, run after run - a lastmod that
@@ -53,33 +54,41 @@ func TestKnownConditionsAreReportedOnce(t *testing.T) {
 	}
 	contains(t, r.stdout, "2 entries have a lastmod that is not a W3C datetime")
 
-	// A change dated 9999 in the open Change List is read by every run.
+	// A change dated 9999 in the open Change List is read by every run
+	// (it holds the cursor at the run's time); one of no known kind, by
+	// the first.
 	if err := src.Apply(start.Add(time.Second), fixtures.Mutation{Kind: fixtures.Update, Path: rs[3].Path, Size: 100}); err != nil {
 		t.Fatal(err)
 	}
-	src.SetRaw(clPath, "application/xml", withChange(t, sourceDoc(t, srv, clPath), rs[4].URI, "9999-01-01T00:00:00Z"))
+	cl := string(withChange(t, sourceDoc(t, srv, clPath), rs[4].URI, "9999-01-01T00:00:00Z"))
+	cl = strings.Replace(cl, "</urlset>", `<url><loc>`+rs[2].URI+`</loc><lastmod>`+resourcesync.FormatDatetime(start.Add(time.Second))+`</lastmod><rs:md change="moved"/></url></urlset>`, 1)
+	src.SetRaw(clPath, "application/xml", []byte(cl))
 	r = runCLI(t, args([]string{"sync", "--quiet", "--dest", dest}, srv.URL)...).want(t, 0)
-	if l := lines(r.stderr, "condition="); len(l) != 1 || !strings.Contains(l[0], "WRN") || !strings.Contains(l[0], "condition=misdated") || !strings.Contains(l[0], "9999") {
-		t.Fatalf("the first run that reads the misdated change:\n%s", r.stderr)
+	l := lines(r.stderr, "condition=")
+	if len(l) != 2 || !strings.Contains(r.stderr, "condition=misdated") || !strings.Contains(r.stderr, "9999") || !strings.Contains(r.stderr, "condition=change") || strings.Count(r.stderr, "WRN") != 2 {
+		t.Fatalf("the first run that reads the misdated change and the moved one:\n%s", r.stderr)
 	}
 	for range 2 {
 		r = runCLI(t, args([]string{"sync", "--quiet", "--dest", dest}, srv.URL)...).want(t, 0)
 		if r.stdout != "" || r.stderr != "" {
-			t.Errorf("a --quiet run of a known misdated change said something:\nstdout: %s\nstderr: %s", r.stdout, r.stderr)
+			t.Errorf("a --quiet run of known changes said something:\nstdout: %s\nstderr: %s", r.stdout, r.stderr)
 		}
 	}
+	r = runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
+	contains(t, r.stdout, "1 changes dated outside")
 	// A baseline of every set forgets no misdated change (it reads no
 	// Change List).
 	runCLI(t, args([]string{"baseline", "--quiet", "--dest", dest}, srv.URL)...).want(t, 0)
 
 	r = runCLI(t, "status", "--dest", dest).want(t, 0)
-	contains(t, r.stdout, "known conditions", "lastmod  "+strings.TrimSuffix(strings.TrimPrefix(srv.URL, "http://"), "/")+"  2 entries", "misdated  ", "1 entry")
+	host := strings.TrimSuffix(strings.TrimPrefix(srv.URL, "http://"), "/")
+	contains(t, r.stdout, "known conditions", "lastmod  "+host+"  2 entries", "misdated  "+host+"  1 entry", "change  "+host+"  1 entry")
 	var st statusReport
 	r = runCLI(t, "status", "--dest", dest, "--json").want(t, 0)
 	if err := resultOf(r.stdout, &st); err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Conditions) != 2 || st.Conditions[0].Kind != "lastmod" || st.Conditions[1].Kind != "misdated" || st.Conditions[1].Entries != 1 {
+	if len(st.Conditions) != 3 || st.Conditions[0].Kind != "change" || st.Conditions[1].Kind != "lastmod" || st.Conditions[2].Kind != "misdated" || st.Conditions[2].Entries != 1 {
 		t.Errorf("status --json conditions: %+v", st.Conditions)
 	}
 }

@@ -166,6 +166,9 @@ func writeIncremental(w io.Writer, s *incremental.Summary, indented bool) {
 	if s.Misdated > 0 {
 		fmt.Fprintf(w, "    %d changes dated outside their list's interval or after this run's time were applied; the cursor stays within the Source's bounds (the warnings name them)\n", s.Misdated)
 	}
+	if s.UnknownChanges > 0 {
+		fmt.Fprintf(w, "    %d changes of no known kind (none of created, updated, deleted) were applied as updated\n", s.UnknownChanges)
+	}
 	if s.WouldDelete > 0 && s.Plan == nil {
 		fmt.Fprintf(w, "    %s deleted at the Source %s kept locally (runs with --delete apply deletions; baseline --delete removes these)\n", plural(s.WouldDelete, "resource", "resources"), were(s.WouldDelete))
 	}

@@ -1,8 +1,9 @@
 -- Schema version 4: the other conditions a Source repeats entry by entry, run
 -- after run, recorded as out_of_scope records its hosts: one row per kind of
 -- condition and host ('lastmod': a lastmod that is not a W3C datetime;
--- 'misdated': a change dated outside its list's interval). A condition already
--- recorded is known, and not warned about again; status counts it.
+-- 'misdated': a change dated outside its list's interval; 'change': a change
+-- attribute of no known kind). A condition already recorded is known, and not
+-- warned about again; status counts it.
 CREATE TABLE conditions (
     kind       TEXT NOT NULL,
     host       TEXT NOT NULL,     -- host[:port] as the URIs give it; '' for URIs without one
