@@ -190,15 +190,15 @@ func (r *run) recordBaselinePoint(ctx context.Context) error {
 		// A list without at (non-conforming): the run's start is the latest
 		// instant the copy is known to reflect.
 		at = r.sum.Started
-		r.d.Log.Warn().Str("uri", r.set.doc()).Msg("the Resource List or Dump has no at; using the run's start as the baseline point")
+		r.listAt("the Resource List or Dump has no at; using the run's start as the baseline point")
 	}
 	// An at after this run's time is the Source's mistake; taken as is,
 	// it would move the cursor past every change until then. The run's
 	// time, cut to the second Sources publish, is the latest the copy can
 	// reflect.
 	if now := r.opts.Now().Truncate(time.Second); at.After(now) {
-		r.d.Log.Warn().Str("uri", r.set.doc()).Str("at", resourcesync.FormatDatetime(at)).
-			Msgf("the Resource List or Dump is dated after this run's time; the baseline point is this run's time, %s", resourcesync.FormatDatetime(now))
+		r.listAt(fmt.Sprintf("the Resource List or Dump is dated after this run's time (%s); the baseline point is this run's time, %s",
+			resourcesync.FormatDatetime(at), resourcesync.FormatDatetime(now)))
 		at = now
 	}
 	b := &resourcesync.Batch{Baseline: &resourcesync.BaselinePoint{At: at, Completed: r.opts.Now(), Via: r.sum.Via}}
@@ -220,4 +220,16 @@ func (r *run) badLastMod(e *resourcesync.Entry) {
 		return
 	}
 	r.d.Log.Warn().Str("uri", e.Loc).Str("lastmod", e.BadLastMod).Msg(msg)
+}
+
+// listAt reports an at of the list that cannot be the baseline point: to
+// the caller, when it takes conditions (the same list says so on every
+// run), else as a warning.
+func (r *run) listAt(msg string) {
+	if c := r.opts.Condition; c != nil {
+		c(transfer.ConditionListAt, r.set.doc(), msg)
+		r.d.Log.Debug().Str("uri", r.set.doc()).Msg(msg)
+		return
+	}
+	r.d.Log.Warn().Str("uri", r.set.doc()).Msg(msg)
 }

@@ -14,6 +14,7 @@ const (
 	ConditionLastMod    = "lastmod"  // a lastmod that is not a W3C datetime, read as none
 	ConditionMisdated   = "misdated" // a change dated outside its list's interval or after the run's time
 	ConditionChangeKind = "change"   // a change attribute that is none of created, updated, deleted
+	ConditionListAt     = "list-at"  // a Resource List (Dump) without at, or dated after the run's time
 )
 
 // RunOptions are what every sync job (baseline, incremental) is tuned by:
@@ -59,8 +60,8 @@ type RunOptions struct {
 	OutOfScope func(uri string, cause error)
 	// Condition, when set, is told of each entry showing a fault a Source
 	// repeats run after run and a Destination can only note (kind is
-	// ConditionLastMod, ConditionMisdated or ConditionChangeKind; detail
-	// says what the entry
+	// ConditionLastMod, ConditionMisdated, ConditionChangeKind, or
+	// ConditionListAt of a whole list; detail says what the entry
 	// shows) instead of a warning per entry: the caller warns about a
 	// condition once, when it first appears, and counts it afterwards.
 	// Called from one goroutine at a time.

@@ -26,6 +26,7 @@ var conditionKinds = []struct {
 	{transfer.ConditionLastMod, "entries whose lastmod is not a W3C datetime, treated as if they had none", true},
 	{transfer.ConditionMisdated, "changes dated outside their list's interval or after the run's time, applied with the cursor kept to the list's bound", false},
 	{transfer.ConditionChangeKind, "changes whose change attribute is none of created, updated, deleted, applied as updated", false},
+	{transfer.ConditionListAt, "Resource Lists or Dumps without at, or dated after the run's time: the baseline point is the run's time", true},
 }
 
 // conditionKey is a condition on a host.

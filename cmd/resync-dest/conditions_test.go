@@ -92,3 +92,22 @@ func TestKnownConditionsAreReportedOnce(t *testing.T) {
 		t.Errorf("status --json conditions: %+v", st.Conditions)
 	}
 }
+
+// A Resource List without at says so on every run: warned about once.
+func TestKnownConditionListAt(t *testing.T) {
+	t.Parallel()
+	src, srv := served(t, func(s *fixtures.Spec) { s.Resources = 3 })
+	const rlPath = "/dataset1/resourcelist.xml"
+	rl := regexp.MustCompile(` at="[^"]*"`).ReplaceAllString(sourceDoc(t, srv, rlPath), "")
+	src.SetRaw(rlPath, "application/xml", []byte(rl))
+	dest := t.TempDir()
+	r := runCLI(t, args([]string{"baseline", "--quiet", "--dest", dest}, srv.URL)...).want(t, 0)
+	if n := strings.Count(r.stderr, "\n"); n != 1 || !strings.Contains(r.stderr, "WRN") || !strings.Contains(r.stderr, "condition=list-at") || !strings.Contains(r.stderr, "has no at") {
+		t.Fatalf("the first run:\n%s", r.stderr)
+	}
+	r = runCLI(t, args([]string{"baseline", "--quiet", "--dest", dest}, srv.URL)...).want(t, 0)
+	if r.stdout != "" || r.stderr != "" {
+		t.Errorf("a --quiet run of a known list without at said something:\nstdout: %s\nstderr: %s", r.stdout, r.stderr)
+	}
+	contains(t, runCLI(t, "status", "--dest", dest).want(t, 0).stdout, "list-at  ")
+}

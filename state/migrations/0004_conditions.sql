@@ -2,7 +2,8 @@
 -- after run, recorded as out_of_scope records its hosts: one row per kind of
 -- condition and host ('lastmod': a lastmod that is not a W3C datetime;
 -- 'misdated': a change dated outside its list's interval; 'change': a change
--- attribute of no known kind). A condition already recorded is known, and not
+-- attribute of no known kind; 'list-at': a Resource List without at, or dated
+-- after the run). A condition already recorded is known, and not
 -- warned about again; status counts it.
 CREATE TABLE conditions (
     kind       TEXT NOT NULL,
