@@ -15,18 +15,23 @@ import (
 	"github.com/resync-dest/resync-dest/transfer"
 )
 
-// conditionKinds are the conditions a Source repeats entry by entry
-// (transfer.RunOptions.Condition), with what a run says of them; complete
+// conditionKind is a condition a Source repeats entry by entry
+// (transfer.RunOptions.Condition), with what a run says of it; complete
 // says whether a baseline of every set sees every entry of the kind, so
 // that one that no longer finds it can forget it.
-var conditionKinds = []struct {
+type conditionKind struct {
 	kind, what string
 	complete   bool
-}{
-	{transfer.ConditionLastMod, "entries whose lastmod is not a W3C datetime, treated as if they had none", true},
-	{transfer.ConditionMisdated, "changes dated outside their list's interval or after the run's time, applied with the cursor kept to the list's bound", false},
-	{transfer.ConditionChangeKind, "changes whose change attribute is none of created, updated, deleted, applied as updated", false},
-	{transfer.ConditionListAt, "Resource Lists or Dumps without at, or dated after the run's time: the baseline point is the run's time", true},
+}
+
+// conditionKinds are the kinds reported, in the order of their lines.
+func conditionKinds() []conditionKind {
+	return []conditionKind{
+		{transfer.ConditionLastMod, "entries whose lastmod is not a W3C datetime, treated as if they had none", true},
+		{transfer.ConditionMisdated, "changes dated outside their list's interval or after the run's time, applied with the cursor kept to the list's bound", false},
+		{transfer.ConditionChangeKind, "changes whose change attribute is none of created, updated, deleted, applied as updated", false},
+		{transfer.ConditionListAt, "Resource Lists or Dumps without at, or dated after the run's time: the baseline point is the run's time", true},
+	}
 }
 
 // conditionKey is a condition on a host.
@@ -95,7 +100,7 @@ func (r *conditionReport) finish(ctx context.Context, db scopeStore, log zerolog
 			known[conditionKey{c.Kind, c.Host}] = true
 		}
 	}
-	for _, k := range conditionKinds {
+	for _, k := range conditionKinds() {
 		seen := r.of(k.kind)
 		for _, c := range seen {
 			ev, msg := log.Warn(), k.what+" (new since the last run; counted by resync-dest status)"
