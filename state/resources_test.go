@@ -197,3 +197,48 @@ func TestMoveSet(t *testing.T) {
 		t.Errorf("the moved set lost its record (%v, %v)", ok, err)
 	}
 }
+
+// TestForgetSet: a set the Source no longer names is forgotten with all
+// its records - its paths are no one's then - and the other sets and the
+// runs keep theirs.
+func TestForgetSet(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	gone := ensureSet(t, db, capList)
+	kept := ensureSet(t, db, "http://example.org/other.xml")
+	commit(t, db, gone.ID, &Batch{
+		Held:   []resourcesync.Held{held("http://example.org/a", "example.org/a", 1)},
+		Failed: []resourcesync.Failure{{URI: "http://example.org/b", Cause: "404"}},
+	})
+	commit(t, db, kept.ID, &Batch{Held: []resourcesync.Held{held("http://example.org/c", "example.org/c", 1)}})
+	run, err := db.StartRun(ctx, "sync")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.AddRunSets(ctx, run, gone.ID, kept.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []bool{true, false} {
+		if got, err := db.ForgetSet(ctx, capList); err != nil || got != want {
+			t.Fatalf("ForgetSet = %v, %v; want %v", got, err, want)
+		}
+	}
+	if _, ok, _ := db.Set(ctx, capList); ok {
+		t.Error("the forgotten set is still recorded")
+	}
+	if ids, err := db.PathHolders(ctx, "example.org/a"); err != nil || len(ids) != 0 {
+		t.Errorf("PathHolders of the forgotten set's file = %v, %v; want none", ids, err)
+	}
+	if f, err := db.Failures(ctx, gone.ID); err != nil || len(f) != 0 {
+		t.Errorf("the forgotten set's failures = %v, %v; want none", f, err)
+	}
+	if _, ok, err := db.Held(ctx, kept.ID, "http://example.org/c"); err != nil || !ok {
+		t.Errorf("the other set lost its record (%v, %v)", ok, err)
+	}
+	if runs, err := db.Runs(ctx, 10); err != nil || len(runs) != 1 {
+		t.Errorf("runs after forgetting a set: %d, %v; want the one run", len(runs), err)
+	}
+	if err := db.IntegrityCheck(ctx); err != nil {
+		t.Error(err)
+	}
+}

@@ -133,3 +133,25 @@ func (db *DB) MoveSet(ctx context.Context, from, to string) (bool, error) {
 	}
 	return n == 1, nil
 }
+
+// ForgetSet forgets the set of the Capability List capabilityList and
+// everything recorded about it (records, failures, changes, lists done,
+// its link to the runs), but not the runs themselves: the Source no longer
+// names the set. The files stay where they are; the caller says what
+// becomes of them. It reports whether the set was recorded. Safe for
+// concurrent use.
+func (db *DB) ForgetSet(ctx context.Context, capabilityList string) (bool, error) {
+	w, err := db.writer("forget set " + capabilityList)
+	if err != nil {
+		return false, err
+	}
+	res, err := w.ExecContext(ctx, `DELETE FROM sets WHERE capability_list = ?`, capabilityList)
+	if err != nil {
+		return false, fmt.Errorf("forget set %s: %w", capabilityList, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("forget set %s: %w", capabilityList, err)
+	}
+	return n == 1, nil
+}
