@@ -25,10 +25,11 @@ type BaselineOptions struct {
 func Baseline(ctx context.Context, disc *Discovery, d Deps, o BaselineOptions) (*Report, error) {
 	wo := o.Worker
 	wo.Scope = scope(disc, o.AllowHosts)
-	if err := recogniseMoves(ctx, disc, o.CapabilityList, d, wo.DryRun); err != nil {
+	retired, err := reconcileSets(ctx, disc, o.CapabilityList, d, wo.DryRun)
+	if err != nil {
 		return nil, err
 	}
-	return runSets(ctx, disc, o.CapabilityList, wo.DryRun, func(s *SetInfo, sr *SetReport) error {
+	return runSets(ctx, disc, o.CapabilityList, wo.DryRun, retired, func(s *SetInfo, sr *SetReport) error {
 		return baselineSet(ctx, disc, s, d, wo, o.Via, sr)
 	})
 }

@@ -29,6 +29,7 @@ type Store interface {
 	Set(ctx context.Context, capabilityList string) (resourcesync.SetState, bool, error)
 	Sets(ctx context.Context) ([]resourcesync.SetState, error)
 	MoveSet(ctx context.Context, from, to string) (bool, error)
+	ForgetSet(ctx context.Context, capabilityList string) (bool, error)
 }
 
 // Deps are the adapters, built by the command line.

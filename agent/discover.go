@@ -111,6 +111,7 @@ func Discover(ctx context.Context, f Fetcher, start string, opts DiscoverOptions
 	if err != nil {
 		return nil, err
 	}
+	d.res.Whole = d.res.SourceDescription != "" && !d.partial
 	return d.res, nil
 }
 
@@ -120,6 +121,9 @@ type discoverer struct {
 	res     *Discovery
 	cache   map[string]*page // by requested and final URL
 	fetched [kinds]int
+	// partial: a Source Description named by a Capability List could not
+	// be read, so the sets found may not be all the Source names.
+	partial bool
 }
 
 // page is a fetched document, kept whole (discovery documents are small).
@@ -417,6 +421,7 @@ func (d *discoverer) fromCapabilityListURL(ctx context.Context, clURL string) er
 			return err
 		}
 		d.warn("Source Description %s (rel=\"up\" of %s) cannot be read (%v); using the Capability List alone", sd, p.url, err)
+		d.partial = true
 		return d.addSet(ctx, p.url, "")
 	}
 	sh, ok, err := d.header(sp)

@@ -16,6 +16,12 @@ type Discovery struct {
 	Sets              []*SetInfo `json:"sets"`
 	Warnings          []string   `json:"warnings,omitempty"`
 	Tried             []string   `json:"tried,omitempty"` // every place looked at, with what was found
+	// Whole says that a Source Description was read whole, so that the
+	// sets are every set the Source names: a recorded set of that Source
+	// Description missing from them is no longer named (see
+	// reconcileSets). False when discovery started from a Capability List
+	// whose Source Description could not be read.
+	Whole bool `json:"-"`
 }
 
 // SetInfo is one set of resources: its Capability List and what it offers.

@@ -39,7 +39,8 @@ type IncrementalOptions struct {
 // (local disk or state, interruption); the returned error joins the sets'
 // errors.
 func Incremental(ctx context.Context, disc *Discovery, d Deps, o IncrementalOptions) (*Report, error) {
-	if err := recogniseMoves(ctx, disc, o.CapabilityList, d, o.Worker.DryRun); err != nil {
+	retired, err := reconcileSets(ctx, disc, o.CapabilityList, d, o.Worker.DryRun)
+	if err != nil {
 		return nil, err
 	}
 	if o.From.IsZero() {
@@ -52,7 +53,7 @@ func Incremental(ctx context.Context, disc *Discovery, d Deps, o IncrementalOpti
 		}
 	}
 	j := o.job(disc)
-	return runSets(ctx, disc, o.CapabilityList, o.Worker.DryRun, func(s *SetInfo, sr *SetReport) error {
+	return runSets(ctx, disc, o.CapabilityList, o.Worker.DryRun, retired, func(s *SetInfo, sr *SetReport) error {
 		return j.incrementalSet(ctx, disc, s, d, o.From, sr)
 	})
 }

@@ -68,13 +68,14 @@ func eachSet(ctx context.Context, sets []*SetInfo, fn func(s *SetInfo) error) er
 
 // runSets is eachSet for the jobs that report a SetReport per set
 // (Baseline, Incremental, Sync): it selects the sets, gathers their
-// reports and totals them.
-func runSets(ctx context.Context, disc *Discovery, only string, dryRun bool, fn func(s *SetInfo, sr *SetReport) error) (*Report, error) {
+// reports and totals them. retired are the sets reconcileSets retired.
+func runSets(ctx context.Context, disc *Discovery, only string, dryRun bool, retired []RetiredSet, fn func(s *SetInfo, sr *SetReport) error) (*Report, error) {
 	sets, err := selectSets(disc, only)
 	if err != nil {
 		return nil, err
 	}
 	rep := newReport(disc, dryRun)
+	rep.Retired = retired
 	err = eachSet(ctx, sets, func(s *SetInfo) error {
 		sr := &SetReport{CapabilityList: s.CapabilityList}
 		rep.Sets = append(rep.Sets, sr)

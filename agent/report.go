@@ -25,6 +25,9 @@ type Report struct {
 	DryRun bool                `json:"dry_run,omitempty"`
 	// Plan adds up the sets' plans (a dry run's; nil otherwise).
 	Plan *resourcesync.Plan `json:"plan,omitempty"`
+	// Retired are the recorded sets the Source no longer names that the
+	// run retired (a dry run: would retire), their files kept.
+	Retired []RetiredSet `json:"retired_sets,omitempty"`
 }
 
 // newReport starts the report of a job.

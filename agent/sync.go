@@ -34,11 +34,12 @@ type SyncOptions struct {
 // the failure concerns the whole run (local disk or state, interruption);
 // the returned error joins the sets' errors.
 func Sync(ctx context.Context, disc *Discovery, d Deps, o SyncOptions) (*Report, error) {
-	if err := recogniseMoves(ctx, disc, o.CapabilityList, d, o.Incremental.DryRun); err != nil {
+	retired, err := reconcileSets(ctx, disc, o.CapabilityList, d, o.Incremental.DryRun)
+	if err != nil {
 		return nil, err
 	}
 	j := IncrementalOptions{Worker: o.Incremental, Baseline: o.Baseline, AllowHosts: o.AllowHosts, RebaselineOnGap: o.RebaselineOnGap, Via: o.Via}.job(disc)
-	return runSets(ctx, disc, o.CapabilityList, o.Incremental.DryRun, func(s *SetInfo, sr *SetReport) error {
+	return runSets(ctx, disc, o.CapabilityList, o.Incremental.DryRun, retired, func(s *SetInfo, sr *SetReport) error {
 		return j.syncSet(ctx, disc, s, d, o.Checksum, sr)
 	})
 }

@@ -152,10 +152,11 @@ func (m *merger) file(rel string, info fs.FileInfo) error {
 	if !listed {
 		return m.a.extra(m.ctx, rel, rec)
 	}
-	j := job{l: m.l, info: info}
-	if rec != nil && rec.URI == m.l.URI {
-		j.held = rec
-	}
+	// The record at the path is the file's, whether of the listed URI or
+	// of a twin spelling of it (an http URI the Source now names as https,
+	// a set whose Capability List moved): the engine judges a twin's file
+	// by its record too, and takes it over.
+	j := job{l: m.l, info: info, held: rec}
 	m.a.col.listed()
 	m.l, m.lok = m.nextListed()
 	m.batch = append(m.batch, j)
