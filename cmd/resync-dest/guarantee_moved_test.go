@@ -152,3 +152,43 @@ func TestGuaranteeMovedCapabilityListKeepsTheSet(t *testing.T) {
 		t.Errorf("the file deleted at the Source is still there: %s (%v)", gone, err)
 	}
 }
+
+// Issue 22, item 5c: audit recognises a set whose Capability List moved
+// before any sync moved it - its files are its own, not another set's, so
+// a file the Source deleted meanwhile is extra (it was skipped as the old
+// set's, and the mirror reported in sync) - and writes nothing.
+func TestGuaranteeAuditRecognisesAMovedSet(t *testing.T) {
+	t.Parallel()
+	spec := fixtures.DefaultSpec()
+	spec.Resources = 12
+	src, err := fixtures.New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, caPEM := bothSchemes(t, src.Handler())
+	if err := src.SetBaseURL("http://" + addr); err != nil {
+		t.Fatal(err)
+	}
+	dest := t.TempDir()
+	runCLI(t, args([]string{"baseline", "--dest", dest}, src.URL())...).want(t, 0)
+	oldCapList := src.CapabilityListURL(0)
+	deleteAtSource(t, src, 1)
+	if err := src.SetBaseURL("https://" + addr); err != nil {
+		t.Fatal(err)
+	}
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, caPEM, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gone := relPath(t, src.URI("/dataset1/res/000/r000000.txt"))
+	for _, mode := range [][]string{nil, {"--fast"}} {
+		r := runCLI(t, args([]string{"audit", "--dest", dest}, append(mode, "--ca-cert", ca, src.URL())...)...).want(t, 4)
+		contains(t, r.stdout, "+ "+gone, "moved this set's Capability List from "+oldCapList)
+		if strings.Count(r.stdout, "\n+ ") != 1 || strings.Contains(r.stdout, "\n- ") || strings.Contains(r.stdout, "\n* ") {
+			t.Errorf("audit %v: want one extra file and nothing else:\n%s", mode, r.stdout)
+		}
+	}
+	if !readState(t, dest, oldCapList).ok {
+		t.Error("audit moved the set: it writes nothing")
+	}
+}

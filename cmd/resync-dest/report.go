@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/resync-dest/resync-dest/agent"
@@ -59,6 +60,13 @@ func printReport(d *deps, asJSON bool, command string, rep *agent.Report, err er
 			fmt.Fprintf(w, "    error: %v\n", s.Err)
 		}
 	}
+	for _, r := range rep.Retired {
+		verb := "retired"
+		if rep.DryRun {
+			verb = "would retire"
+		}
+		fmt.Fprintf(w, "  %s %s: %s\n", verb, r.CapabilityList, retiredWhy(r))
+	}
 	if len(rep.Sets) > 1 && rep.Plan != nil {
 		fmt.Fprintln(w, "  total:")
 		writePlan(w, "    ", rep.Plan)
@@ -92,6 +100,16 @@ func logDeletions(d *deps, rep *agent.Report) {
 			log.Info().Int64("kept", kept).Msgf("%s that the Source no longer has kept locally (runs with --delete apply deletions; each one at debug level)", plural(kept, "file", "files"))
 		}
 	}
+}
+
+// retiredWhy says why a set was retired and where its files are.
+func retiredWhy(r agent.RetiredSet) string {
+	where := "the mirror"
+	if len(r.Tree) > 0 && r.Tree[0] != "" {
+		where = strings.Join(r.Tree, ", ")
+	}
+	return fmt.Sprintf("the Source Description %s no longer names it; its %s kept in %s (nothing deleted)",
+		r.Source, plural(r.Files, "file is", "files are"), where)
 }
 
 // plural is n with the noun that goes with it: "1 resource", "2
@@ -156,10 +174,16 @@ func (r *runRecord) finish(rep *agent.Report, err error) {
 	if rep != nil {
 		counts = rep.Counts
 	}
-	msg := ""
+	var msgs []string
 	if err != nil {
-		msg = err.Error()
+		msgs = append(msgs, err.Error())
 	}
+	if rep != nil {
+		for _, s := range rep.Retired {
+			msgs = append(msgs, "retired set "+s.CapabilityList+": "+retiredWhy(s))
+		}
+	}
+	msg := strings.Join(msgs, "; ")
 	if ferr := r.e.store.FinishRun(r.ctx, r.id, status, code, counts, msg); ferr != nil {
 		r.d.log.Warn().Err(ferr).Msg("cannot record the end of the run in the state")
 	}
