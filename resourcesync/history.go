@@ -37,6 +37,12 @@ type HistoryOptions struct {
 	// before it are left out, and closed lists that end before it are not
 	// fetched at all.
 	Since time.Time
+	// KeepEarly hands the changes before Since of the lists read to the
+	// visitor's Change too, instead of leaving them out: a Source that
+	// breaks chronological order (a deletion dated with the deleted
+	// file's old lastmod) may list an unprocessed change there, which only
+	// the caller's records can tell from a processed one.
+	KeepEarly bool
 	// SkipList, when set, is asked about each closed list an index names
 	// (its URL, from and until); true skips it without fetching it (a list
 	// the state says is fully processed).
@@ -263,7 +269,7 @@ func readPart(ctx context.Context, r *Reader, final string, hdr *Header, opts Hi
 			}
 			return &ParseError{Doc: final, Line: e.Line, Entry: pos, Err: fmt.Errorf("%w: a change needs lastmod (or datetime)", ErrAttribute)}
 		}
-		if !opts.Since.IsZero() && t.Before(opts.Since) {
+		if !opts.KeepEarly && !opts.Since.IsZero() && t.Before(opts.Since) {
 			part.Skipped++
 			continue
 		}

@@ -107,6 +107,15 @@ func TestHistorySince(t *testing.T) {
 	if parts[0].Skipped != 1 {
 		t.Errorf("skipped %d", parts[0].Skipped)
 	}
+	// KeepEarly: the change before the cursor is handed over too, for the
+	// caller to tell one listed out of order from one processed.
+	_, parts, err = readAllHistory(t, d, "http://e/cl.xml", HistoryOptions{Since: since, KeepEarly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := order(parts); got != "a@1 b@2 c@3" || parts[0].Skipped != 0 {
+		t.Errorf("KeepEarly: changes %q, skipped %d", got, parts[0].Skipped)
+	}
 }
 
 func indexDocs() *docs {

@@ -31,7 +31,8 @@ type Backlog struct {
 	db       *sql.DB
 	tx       *sql.Tx // the load, in one transaction
 	add      *sql.Stmt
-	n        int64 // changes added
+	addNew   *sql.Stmt // add, unless the change is recorded as applied
+	n        int64     // changes added
 	listAt   string
 	list     int
 	unsorted bool // a list broke chronological order
@@ -94,6 +95,12 @@ func (b *Backlog) create() error {
 	b.add, err = tx.Prepare(`INSERT INTO changes (ord, uri, kind, at, list, pos, lastmod, fixity, length, done)
 		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,
 			EXISTS (SELECT 1 FROM applied WHERE uri = ?2 AND at = ?4 AND kind = ?3))`)
+	if err != nil {
+		return err
+	}
+	b.addNew, err = tx.Prepare(`INSERT INTO changes (ord, uri, kind, at, list, pos, lastmod, fixity, length, done)
+		SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0
+		WHERE NOT EXISTS (SELECT 1 FROM applied WHERE uri = ?2 AND at = ?4 AND kind = ?3)`)
 	return err
 }
 
@@ -138,15 +145,28 @@ func (b *Backlog) Retry(uri string) error {
 // the change is done is decided from what Applied recorded (c.Done is
 // ignored).
 func (b *Backlog) Add(c resourcesync.Pending) error {
+	_, err := b.insert(c, b.add)
+	return err
+}
+
+// AddUnapplied appends a change, as Add does, only when it is not recorded
+// as applied, and reports whether it did: a change dated before the
+// cursor is history already processed unless it was never applied (a
+// Source that broke chronological order listed it late).
+func (b *Backlog) AddUnapplied(c resourcesync.Pending) (bool, error) {
+	return b.insert(c, b.addNew)
+}
+
+func (b *Backlog) insert(c resourcesync.Pending, stmt *sql.Stmt) (bool, error) {
 	if err := b.loading("add"); err != nil {
-		return err
+		return false, err
 	}
 	at := keyTime(c.Time)
 	switch {
 	case c.URI == "":
-		return fmt.Errorf("backlog add: %w: empty URI", ErrInvalid)
+		return false, fmt.Errorf("backlog add: %w: empty URI", ErrInvalid)
 	case c.List < b.list:
-		return fmt.Errorf("backlog add %s: %w: list %d after list %d", c.URI, ErrInvalid, c.List, b.list)
+		return false, fmt.Errorf("backlog add %s: %w: list %d after list %d", c.URI, ErrInvalid, c.List, b.list)
 	case c.List > b.list:
 		b.list, b.listAt = c.List, at
 	case at < b.listAt:
@@ -158,12 +178,17 @@ func (b *Backlog) Add(c resourcesync.Pending) error {
 	if c.Version.HasLength {
 		length = c.Version.Length
 	}
-	b.n++
-	if _, err := b.add.Exec(b.n, c.URI, string(c.Change), at, c.List, c.Position,
-		nullTime(c.Version.LastMod), c.Version.Fixity.String(), length); err != nil {
-		return fmt.Errorf("backlog %s: add %s: %w", b.file, c.URI, err)
+	res, err := stmt.Exec(b.n+1, c.URI, string(c.Change), at, c.List, c.Position,
+		nullTime(c.Version.LastMod), c.Version.Fixity.String(), length)
+	if err != nil {
+		return false, fmt.Errorf("backlog %s: add %s: %w", b.file, c.URI, err)
 	}
-	return nil
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("backlog %s: add %s: %w", b.file, c.URI, err)
+	}
+	b.n += n
+	return n == 1, nil
 }
 
 // seal ends the load and makes the units: one per resource with a change
@@ -178,6 +203,7 @@ func (b *Backlog) seal() error {
 	}
 	b.sealed = true
 	b.add.Close()
+	b.addNew.Close()
 	err := b.build()
 	if err != nil {
 		b.tx.Rollback() //nolint:errcheck // the error that matters is err
@@ -436,6 +462,7 @@ func (b *Backlog) Close() error {
 	var errs []error
 	if b.tx != nil {
 		b.add.Close()
+		b.addNew.Close()
 		errs = append(errs, b.tx.Rollback())
 	}
 	errs = append(errs, b.db.Close())

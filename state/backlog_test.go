@@ -322,3 +322,35 @@ func FuzzBacklog(f *testing.F) {
 		}
 	})
 }
+
+// TestBacklogAddUnapplied: a change dated before the cursor is added only
+// when no earlier run recorded it as applied; one added out of order is
+// placed by its time, and one left out is not counted.
+func TestBacklogAddUnapplied(t *testing.T) {
+	b := newTestBacklog(t)
+	if err := b.Applied("a", resourcesync.ChangeUpdated, t0.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		p    resourcesync.Pending
+		want bool
+	}{
+		{pend(0, 1, "a", resourcesync.ChangeUpdated, 1), false}, // applied already
+		{pend(0, 3, "b", resourcesync.ChangeDeleted, 0), true},  // out of order, never applied
+	} {
+		if got, err := b.AddUnapplied(c.p); err != nil || got != c.want {
+			t.Errorf("AddUnapplied(%s) = %v, %v; want %v", c.p.URI, got, err, c.want)
+		}
+	}
+	if err := b.Add(pend(0, 2, "b", resourcesync.ChangeCreated, 5)); err != nil {
+		t.Fatal(err)
+	}
+	if n, done, err := b.Counts(); err != nil || n != 2 || done != 0 {
+		t.Errorf("Counts = %d, %d, %v; want 2 changes, none done", n, done, err)
+	}
+	// b's deletion, dated first though listed last, comes before its
+	// creation: the creation is final.
+	if got, want := describe(t, b, false), "b:0.3,0.2:0.2:"; got != want {
+		t.Errorf("units %q, want %q", got, want)
+	}
+}
