@@ -31,6 +31,9 @@ type Backlog interface {
 	Retry(uri string) error
 	// Add appends a change, lists in order, each in document order.
 	Add(p resourcesync.Pending) error
+	// AddUnapplied adds a change dated before the cursor only when it is
+	// not recorded as applied, and reports whether it did.
+	AddUnapplied(p resourcesync.Pending) (bool, error)
 	// Counts, PendingPerList, Units and Deletions read it back, once every
 	// change was added.
 	Counts() (changes, done int64, err error)

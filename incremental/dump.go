@@ -164,7 +164,7 @@ func (r *run) packageChanges(ctx context.Context, p *transfer.Package) error {
 }
 
 // addManifestEntry adds one entry of a package's manifest (or its copy),
-// at 1-based position pos, when it is at or after the cursor. A change
+// at 1-based position pos. A change
 // without a time is an error naming doc.
 func (r *run) addManifestEntry(doc string, e *resourcesync.Entry, pos int) error {
 	t := e.Time()
@@ -172,10 +172,8 @@ func (r *run) addManifestEntry(doc string, e *resourcesync.Entry, pos int) error
 		return &resourcesync.ParseError{Doc: doc, Line: e.Line, Entry: pos,
 			Err: fmt.Errorf("%w: a change needs lastmod (or datetime)", resourcesync.ErrAttribute)}
 	}
-	if t.Before(r.set.Cursor) {
-		r.hist.lists[len(r.hist.lists)-1].skipped++
-		return nil
-	}
+	// One dated before the cursor too: add tells a change listed out of
+	// order from one applied.
 	return r.add(resourcesync.ChangeEntry{Entry: e, List: doc, Position: pos, Time: t})
 }
 

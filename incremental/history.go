@@ -15,7 +15,12 @@ type list struct {
 	url         string
 	from, until time.Time // until is zero for the open list
 	read        time.Time // when this run began to read it (Options.Now)
-	skipped     int       // changes before the cursor, left out
+	skipped     int       // changes before the cursor recorded as applied, left out
+	// first is the earliest time of a change the list holds, read or
+	// left out: the records of applied changes are kept from there while
+	// the list is read again (finish), so that a change a Source lists
+	// late, dated before the cursor, is told from one already applied.
+	first time.Time
 	// pkg is the Change Dump package the list stands for; nil for a
 	// Change List. released: the planner let go of its reference.
 	pkg      *transfer.Package
@@ -56,7 +61,9 @@ const misdatedNamed = 10
 // the state or the backlog cannot be used; document errors as the
 // readers report them.
 func (r *run) load(ctx context.Context) error {
-	err := r.d.Store.EachApplied(ctx, r.set.ID, r.set.Cursor, func(uri string, ch resourcesync.Change, t time.Time) error {
+	// Every record kept, the ones before the cursor too: they say which
+	// changes dated before it, in the lists read again, were applied.
+	err := r.d.Store.EachApplied(ctx, r.set.ID, time.Time{}, func(uri string, ch resourcesync.Change, t time.Time) error {
 		if err := r.backlog.Applied(uri, ch, t); err != nil {
 			return fmt.Errorf("%w: %w", resourcesync.ErrLocal, err)
 		}
@@ -96,8 +103,9 @@ func (r *run) readHistory(ctx context.Context) error {
 	h := r.hist
 	var stateErr error
 	opts := resourcesync.HistoryOptions{
-		Limits: r.opts.Limits,
-		Since:  r.set.Cursor,
+		Limits:    r.opts.Limits,
+		Since:     r.set.Cursor,
+		KeepEarly: true,
 		SkipList: func(u string, _, _ time.Time) bool {
 			done, err := r.d.Store.ListDone(ctx, r.set.ID, u)
 			if err != nil && stateErr == nil {
@@ -121,7 +129,7 @@ func (r *run) readHistory(ctx context.Context) error {
 			return r.add(c)
 		},
 		EndList: func(p *resourcesync.ChangeListPart) error {
-			h.lists[len(h.lists)-1].skipped = p.Skipped
+			h.lists[len(h.lists)-1].skipped += p.Skipped
 			return nil
 		},
 	})
@@ -143,11 +151,24 @@ func (r *run) readHistory(ctx context.Context) error {
 // reported, applied, and kept in the history at its list's bound, which
 // is where it holds the cursor. A change before its list's from is only
 // reported: an earlier date can only hold the cursor back.
+//
+// A change dated before the cursor is history already processed, left
+// out, unless it is not recorded as applied: a Source that breaks
+// chronological order (resync-build dates a deletion with the deleted
+// file's old lastmod) listed it after the cursor had passed its date. It
+// goes to the backlog then, and the planner decides (outOfOrder).
 func (r *run) add(c resourcesync.ChangeEntry) error {
 	h := r.hist
 	ls := &h.lists[len(h.lists)-1]
 	t := c.Time
+	if ls.first.IsZero() || t.Before(ls.first) {
+		ls.first = t
+	}
+	early := t.Before(r.set.Cursor)
 	switch bound := ls.bound(); {
+	case early:
+		// Never after the bound; before the list's from it is warned
+		// about only if it is applied (below).
 	case t.After(bound):
 		why := "after this run's time"
 		if bound.Equal(ls.until) {
@@ -176,6 +197,18 @@ func (r *run) add(c resourcesync.ChangeEntry) error {
 			lastmod = c.Time
 		}
 		p.Version = resourcesync.Version{Fixity: c.MD.Hash, Length: c.MD.Length, HasLength: c.MD.HasLength, LastMod: lastmod}
+	}
+	if early {
+		added, err := r.backlog.AddUnapplied(p)
+		if err != nil {
+			return fmt.Errorf("keep change %s of %s: %w: %w", kind, c.Loc, resourcesync.ErrLocal, err)
+		}
+		if !added {
+			ls.skipped++
+		} else if !ls.from.IsZero() && t.Before(ls.from) {
+			r.misdated(c, "before its list's from "+resourcesync.FormatDatetime(ls.from))
+		}
+		return nil
 	}
 	if t.After(h.latest) {
 		h.latest = t

@@ -144,6 +144,19 @@ func (l *ledger) finish(b *resourcesync.Batch) time.Time {
 	return l.cursor
 }
 
+// firstNotDone is the index of the first list read that the next run
+// reads again: not done, or open (the number of lists when none is).
+func (l *ledger) firstNotDone() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i := range l.lists[:l.listsDone] {
+		if l.lists[i].until.IsZero() {
+			return i
+		}
+	}
+	return l.listsDone
+}
+
 func earlier(a, b time.Time) time.Time {
 	if b.Before(a) {
 		return b

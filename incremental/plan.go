@@ -19,8 +19,12 @@ import (
 // changes is registered with the ledger before it is emitted.
 func (r *run) Units(ctx context.Context, f *transfer.Feed) error {
 	defer r.releasePackages()
+	defer r.reportOrder()
 	err := r.backlog.Units(func(bu resourcesync.BacklogUnit) error {
 		u := r.unit(&bu)
+		if err := r.outOfOrder(ctx, &bu, u); err != nil {
+			return err
+		}
 		if len(bu.Pending) > 0 {
 			r.ledger.register(bu.URI, earliest(bu.Pending))
 		}
@@ -67,9 +71,12 @@ func (r *run) Recorded(res transfer.Result) {
 	if u.Retry {
 		r.sum.Retried++
 	}
-	if res.Outcome == transfer.Failed {
+	switch {
+	case res.Outcome == transfer.Failed:
 		r.sum.ChangesFailed += int64(len(u.Changes))
-	} else {
+	case u.Tag == ignoredTag{}:
+		// Recorded as processed, counted as ignored (outOfOrder).
+	default:
 		r.sum.Applied += int64(len(u.Changes))
 	}
 }

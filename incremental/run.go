@@ -166,7 +166,7 @@ func (r *run) finish(ctx context.Context) error {
 		}
 	}
 	if r.sum.Cursor.After(r.sum.From) {
-		n, err := r.d.Store.PruneChanges(ctx, r.set.ID, r.sum.Cursor)
+		n, err := r.d.Store.PruneChanges(ctx, r.set.ID, r.keepFrom(r.sum.Cursor, r.ledger.firstNotDone()))
 		if err != nil {
 			return fmt.Errorf("prune change records: %w: %w", resourcesync.ErrLocal, err)
 		}

@@ -64,6 +64,12 @@ type Summary struct {
 	// UnknownChanges counts the changes whose change attribute is none of
 	// created, updated, deleted: applied as updated.
 	UnknownChanges int64 `json:"unknown_changes,omitempty"`
+	// OutOfOrder counts the changes dated before the cursor, listed out
+	// of order, that this run applied; Ignored those it did not apply
+	// because a later change to the resource was applied already or the
+	// copy held is newer (recorded as processed, each warned about).
+	OutOfOrder int64 `json:"out_of_order,omitempty"`
+	Ignored    int64 `json:"ignored,omitempty"`
 	resourcesync.Counts
 	// WouldDelete counts resources deleted at the Source whose local copy
 	// was kept (no Delete, or a dry run).
