@@ -169,6 +169,12 @@ func writeIncremental(w io.Writer, s *incremental.Summary, indented bool) {
 	if s.UnknownChanges > 0 {
 		fmt.Fprintf(w, "    %d changes of no known kind (none of created, updated, deleted) were applied as updated\n", s.UnknownChanges)
 	}
+	if s.OutOfOrder > 0 {
+		fmt.Fprintf(w, "    %s dated before the cursor, listed out of order, %s applied (the warnings name them)\n", plural(s.OutOfOrder, "change", "changes"), were(s.OutOfOrder))
+	}
+	if s.Ignored > 0 {
+		fmt.Fprintf(w, "    %s dated before the cursor, listed out of order, %s ignored: a later change was applied already, or the copy held is newer (the warnings name them)\n", plural(s.Ignored, "change", "changes"), were(s.Ignored))
+	}
 	if s.WouldDelete > 0 && s.Plan == nil {
 		fmt.Fprintf(w, "    %s deleted at the Source %s kept locally (runs with --delete apply deletions; baseline --delete removes these)\n", plural(s.WouldDelete, "resource", "resources"), were(s.WouldDelete))
 	}
