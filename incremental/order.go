@@ -108,3 +108,30 @@ func (r *run) keepFrom(cursor time.Time, firstNotDone int) time.Time {
 	}
 	return cursor
 }
+
+// unknownStart guards a history that does not say where it starts: its
+// first list gives no from (mandatory, but a Source may omit it - the
+// simulator does when its oldest remembered change is a deletion). A lost
+// stretch of history then cannot be seen from the dates the Source gives,
+// so the list's own entries must reach back to the cursor; otherwise it
+// is a gap. It is said in either case. A list without entries names no
+// change that could be missing after the cursor; it is warned about.
+func (r *run) unknownStart() error {
+	h := r.hist
+	if !h.earliest.IsZero() || len(h.lists) == 0 || !h.lists[0].from.IsZero() {
+		return nil
+	}
+	r.sum.HistoryUnknown = true
+	ls := h.lists[0]
+	log := r.d.Log.Warn().Str("change_list", ls.url).Time("cursor", r.set.Cursor)
+	switch {
+	case ls.first.IsZero():
+		log.Msg("the Change List gives no from (mandatory) and lists no change: where its history starts is unknown")
+	case ls.first.After(r.set.Cursor):
+		return &GapError{ChangeList: r.set.doc(), Cursor: r.set.Cursor, Earliest: ls.first, NoFrom: true}
+	default:
+		log.Time("earliest_change", ls.first).
+			Msg("the Change List gives no from (mandatory): where its history starts is unknown, but its changes reach back to the cursor")
+	}
+	return nil
+}

@@ -100,6 +100,9 @@ func (r *run) run(ctx context.Context) error {
 	if !h.earliest.IsZero() && h.earliest.After(r.set.Cursor) {
 		return &GapError{ChangeList: r.set.doc(), Cursor: r.set.Cursor, Earliest: h.earliest}
 	}
+	if err := r.unknownStart(); err != nil {
+		return err
+	}
 	if r.sum.Changes, r.sum.AlreadyDone, err = backlog.Counts(); err != nil {
 		return fmt.Errorf("%w: %w", resourcesync.ErrLocal, err)
 	}

@@ -45,6 +45,10 @@ type Summary struct {
 	// Earliest is the earliest time the Source's history covers (its
 	// from); zero when the Source does not say.
 	Earliest time.Time `json:"earliest,omitzero"`
+	// HistoryUnknown: the Source does not say where its history starts
+	// (its first list gives no from, which is mandatory); its entries
+	// had to reach back to the cursor.
+	HistoryUnknown bool `json:"history_unknown,omitempty"`
 	// ListsRead counts the Change Lists read (Change Dump packages, via
 	// the dump), ListsSkipped the closed ones recorded as done and not
 	// fetched again.
@@ -92,12 +96,19 @@ type GapError struct {
 	// Hole, when set, is a hole between two of the Source's lists after
 	// the cursor, instead of a history that starts after it.
 	Hole *resourcesync.HoleError
+	// NoFrom: the history's first list gives no from, and Earliest is its
+	// earliest change instead.
+	NoFrom bool
 }
 
 func (e *GapError) Error() string {
 	if e.Hole != nil {
 		return fmt.Sprintf("%v; this mirror stopped at %s, so a new baseline is needed (run baseline, or sync --rebaseline-on-gap); nothing was changed",
 			e.Hole, resourcesync.FormatDatetime(e.Cursor))
+	}
+	if e.NoFrom {
+		return fmt.Sprintf("%v: the change history of %s does not say where it starts (its first list gives no from, which is mandatory), and its earliest change is at %s, after %s where this mirror stopped: changes made in between may be lost, so a new baseline is needed (run baseline, or sync --rebaseline-on-gap); nothing was changed",
+			resourcesync.ErrSafetyStop, e.ChangeList, resourcesync.FormatDatetime(e.Earliest), resourcesync.FormatDatetime(e.Cursor))
 	}
 	return fmt.Sprintf("%v: the change history of %s starts at %s, after %s where this mirror stopped: changes made in between may be lost, so a new baseline is needed (run baseline, or sync --rebaseline-on-gap); nothing was changed",
 		resourcesync.ErrSafetyStop, e.ChangeList, resourcesync.FormatDatetime(e.Earliest), resourcesync.FormatDatetime(e.Cursor))

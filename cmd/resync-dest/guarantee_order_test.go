@@ -113,3 +113,38 @@ func TestGuaranteeChangesOutOfOrder(t *testing.T) {
 		})
 	}
 }
+
+// Issue 16, a Change List without from (the simulator omits it): the
+// run says the history's start is unknown, and stops with exit 7,
+// changing nothing, when the list's changes do not reach back to the
+// cursor - the mirror would otherwise keep what the lost changes deleted.
+func TestGuaranteeChangeListWithoutFrom(t *testing.T) {
+	t.Parallel()
+	src, srv := served(t, func(s *fixtures.Spec) { s.Resources = 12 })
+	dest := t.TempDir()
+	runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
+	cursor := readState(t, dest, src.CapabilityListURL(0)).set.Cursor
+	x := src.Resources(0)[1]
+	md := fmt.Sprintf(`hash=%q length="%d"`, x.Fixity.String(), x.Size)
+	noFrom := func(at time.Time) []byte {
+		doc := changeListOf("X", [4]string{x.URI, resourcesync.FormatDatetime(at), "updated", md})
+		return []byte(strings.Replace(string(doc), ` from="X"`, "", 1))
+	}
+	const cl = "/dataset1/changelist.xml"
+	src.SetRaw(cl, "application/xml", noFrom(cursor.Add(time.Hour)))
+	before := fixtures.TreeSnapshot(t, dest, true)
+	held := len(readState(t, dest, src.CapabilityListURL(0)).held)
+	r := runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, exitSafetyStop)
+	contains(t, r.stderr, "gives no from", "a new baseline is needed")
+	if after := fixtures.TreeSnapshot(t, dest, true); after != before {
+		t.Error("the run stopped by a history of unknown start changed the mirror")
+	}
+	if v := checkState(t, dest, src.CapabilityListURL(0)); !v.set.Cursor.Equal(cursor) || len(v.held) != held {
+		t.Errorf("the run stopped by a history of unknown start changed the state: cursor %v, %d held", v.set.Cursor, len(v.held))
+	}
+
+	src.SetRaw(cl, "application/xml", noFrom(cursor))
+	r = runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
+	contains(t, r.stdout, "where the Source's history starts is unknown")
+	contains(t, r.stderr, "gives no from")
+}

@@ -169,6 +169,9 @@ func writeIncremental(w io.Writer, s *incremental.Summary, indented bool) {
 	if s.UnknownChanges > 0 {
 		fmt.Fprintf(w, "    %d changes of no known kind (none of created, updated, deleted) were applied as updated\n", s.UnknownChanges)
 	}
+	if s.HistoryUnknown {
+		fmt.Fprintf(w, "    the Change List gives no from: where the Source's history starts is unknown (its changes reach back to the cursor)\n")
+	}
 	if s.OutOfOrder > 0 {
 		fmt.Fprintf(w, "    %s dated before the cursor, listed out of order, %s applied (the warnings name them)\n", plural(s.OutOfOrder, "change", "changes"), were(s.OutOfOrder))
 	}
