@@ -132,6 +132,31 @@ func WalkHistory(ctx context.Context, open Opener, docURL string, opts HistoryOp
 	return h, readIndex(ctx, open, r, final, opts, h, v)
 }
 
+// WalkList streams one Change List to v, as WalkHistory streams each list
+// of a history, without following its rel="index": a list named by a
+// Change List Archive is read alone, though it still points at the index
+// that named it once. An index, or a document that is not a Change List,
+// is an error naming it.
+func WalkList(ctx context.Context, open Opener, docURL string, opts HistoryOptions, v HistoryVisitor) error {
+	final, body, err := open(ctx, docURL)
+	if err != nil {
+		return fmt.Errorf("open Change List %s: %w", docURL, err)
+	}
+	defer body.Close()
+	r := NewReader(body, final, opts.Limits)
+	hdr, err := r.Header()
+	if err != nil {
+		return err
+	}
+	if hdr.Capability() != CapChangeList {
+		return &CapabilityMismatchError{URL: final, Got: hdr.Capability(), Want: CapChangeList}
+	}
+	if hdr.IsIndex() {
+		return fmt.Errorf("%s: a Change List Index where a Change List was named", final)
+	}
+	return readPart(ctx, r, final, hdr, opts, v)
+}
+
 func readIndexAt(ctx context.Context, open Opener, ixURL string, opts HistoryOptions, h *History,
 	v HistoryVisitor) (*History, error) {
 	final, body, err := open(ctx, ixURL)

@@ -259,3 +259,23 @@ func TestWalkHistoryStreams(t *testing.T) {
 		t.Errorf("the visitor's error: %v", err)
 	}
 }
+
+// TestWalkList: a list named by a Change List Archive is read alone,
+// though it points at its index (rel="index"); an index is refused.
+func TestWalkList(t *testing.T) {
+	d := indexDocs()
+	var got []string
+	v := HistoryVisitor{Change: func(_ *ChangeListPart, c ChangeEntry) error {
+		got = append(got, c.Loc)
+		return nil
+	}}
+	if err := WalkList(context.Background(), d.open, "http://e/cl2.xml", HistoryOptions{}, v); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, " ") != "http://e/b" || strings.Join(d.opened, " ") != "http://e/cl2.xml" {
+		t.Errorf("changes %v, opened %v; want cl2's one change, cl2 alone", got, d.opened)
+	}
+	if err := WalkList(context.Background(), d.open, "http://e/cl.xml", HistoryOptions{}, v); err == nil || !strings.Contains(err.Error(), "http://e/cl.xml") {
+		t.Errorf("an index read as a list: %v", err)
+	}
+}
