@@ -172,6 +172,7 @@ func planChanges(s *SetInfo, via resourcesync.Via) (incremental.Set, error) {
 		return set, fmt.Errorf("via %q: want list, dump or auto", via)
 	}
 	set.ChangeList = cl
+	set.ChangeListArchive, _ = s.Doc(resourcesync.CapChangeListArchive)
 	return set, nil
 }
 

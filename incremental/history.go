@@ -117,7 +117,7 @@ func (r *run) readHistory(ctx context.Context) error {
 			return done
 		},
 	}
-	hist, err := resourcesync.WalkHistory(ctx, r.d.Open, r.set.ChangeList, opts, resourcesync.HistoryVisitor{
+	v := resourcesync.HistoryVisitor{
 		StartList: func(p *resourcesync.ChangeListPart) error {
 			if stateErr != nil {
 				return stateErr
@@ -132,9 +132,17 @@ func (r *run) readHistory(ctx context.Context) error {
 			h.lists[len(h.lists)-1].skipped += p.Skipped
 			return nil
 		},
-	})
+	}
+	if err := r.readArchived(ctx, opts, v); err != nil {
+		return err
+	}
+	hist, err := resourcesync.WalkHistory(ctx, r.d.Open, r.set.ChangeList, opts, v)
 	if hist != nil {
 		h.earliest = hist.Earliest
+	}
+	if len(r.archived) > 0 {
+		// The archive closed the gap up to the current history's start.
+		h.earliest = r.archived[0].from
 	}
 	if err == nil {
 		err = stateErr

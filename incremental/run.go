@@ -71,6 +71,7 @@ type run struct {
 	hist     *history
 	backlog  Backlog
 	ledger   *ledger
+	archived []archivedList // lists of the archive read before the history (catchUp)
 }
 
 func (r *run) run(ctx context.Context) error {
@@ -82,31 +83,26 @@ func (r *run) run(ctx context.Context) error {
 		return fmt.Errorf("incremental sync of %s: %w: %w", r.set.doc(), resourcesync.ErrLocal, err)
 	}
 	r.backlog = backlog
-	defer backlog.Close()
+	defer func() { r.backlog.Close() }()
 
 	began := time.Now()
-	err = r.load(ctx)
-	h := r.hist
-	r.sum.Earliest, r.sum.ListsRead, r.sum.ListsSkipped = h.earliest, len(h.lists), h.skipped
+	err = r.loadChecked(ctx)
+	if gap, ok := errors.AsType[*GapError](err); ok && r.archived == nil {
+		if err = r.catchUp(ctx, gap); err == nil {
+			err = r.loadChecked(ctx)
+		}
+	}
 	if err != nil {
-		if errors.Is(err, resourcesync.ErrLocal) || ctx.Err() != nil {
-			return err
-		}
-		if hole, ok := errors.AsType[*resourcesync.HoleError](err); ok {
-			return &GapError{ChangeList: r.set.doc(), Cursor: r.set.Cursor, Earliest: h.earliest, Hole: hole}
-		}
-		return fmt.Errorf("read the change history of set %s: %w", r.set.CapabilityList, err)
+		return err
 	}
-	if !h.earliest.IsZero() && h.earliest.After(r.set.Cursor) {
-		return &GapError{ChangeList: r.set.doc(), Cursor: r.set.Cursor, Earliest: h.earliest}
-	}
+	h := r.hist
 	if err := r.unknownStart(); err != nil {
 		return err
 	}
-	if r.sum.Changes, r.sum.AlreadyDone, err = backlog.Counts(); err != nil {
+	if r.sum.Changes, r.sum.AlreadyDone, err = r.backlog.Counts(); err != nil {
 		return fmt.Errorf("%w: %w", resourcesync.ErrLocal, err)
 	}
-	pending, err := backlog.PendingPerList()
+	pending, err := r.backlog.PendingPerList()
 	if err != nil {
 		return fmt.Errorf("%w: %w", resourcesync.ErrLocal, err)
 	}
@@ -130,6 +126,27 @@ func (r *run) run(ctx context.Context) error {
 		return err
 	case drained || r.opts.Drain.Err() != nil:
 		return fmt.Errorf("incremental sync of %s: %w", r.set.doc(), resourcesync.ErrInterrupted)
+	}
+	return nil
+}
+
+// loadChecked fills the backlog with the history and checks that it
+// reaches back to the cursor: a *GapError otherwise.
+func (r *run) loadChecked(ctx context.Context) error {
+	err := r.load(ctx)
+	h := r.hist
+	r.sum.Earliest, r.sum.ListsRead, r.sum.ListsSkipped = h.earliest, len(h.lists), h.skipped
+	if err != nil {
+		if errors.Is(err, resourcesync.ErrLocal) || ctx.Err() != nil {
+			return err
+		}
+		if hole, ok := errors.AsType[*resourcesync.HoleError](err); ok {
+			return &GapError{ChangeList: r.set.doc(), Cursor: r.set.Cursor, Earliest: h.earliest, Hole: hole}
+		}
+		return fmt.Errorf("read the change history of set %s: %w", r.set.CapabilityList, err)
+	}
+	if !h.earliest.IsZero() && h.earliest.After(r.set.Cursor) {
+		return &GapError{ChangeList: r.set.doc(), Cursor: r.set.Cursor, Earliest: h.earliest}
 	}
 	return nil
 }

@@ -15,6 +15,10 @@ type Set struct {
 	// ChangeDump, when set, is the Change Dump (or Change Dump Index) to
 	// read the changes from instead of the Change List.
 	ChangeDump string
+	// ChangeListArchive is the set's Change List Archive, if it has one:
+	// where a run catches up when the Change List no longer reaches back
+	// to the cursor.
+	ChangeListArchive string
 	// Cursor is where to start: the time of the first unprocessed change
 	// (the state's cursor, or the user's --from). It must not be zero.
 	Cursor time.Time
@@ -52,14 +56,19 @@ type Summary struct {
 	// ListsRead counts the Change Lists read (Change Dump packages, via
 	// the dump), ListsSkipped the closed ones recorded as done and not
 	// fetched again.
-	ListsRead     int   `json:"lists_read"`
-	ListsSkipped  int   `json:"lists_skipped"`
-	Packages      int64 `json:"packages,omitempty"` // Change Dump packages downloaded
-	Changes       int64 `json:"changes"`            // changes at or after From read
-	AlreadyDone   int64 `json:"already_done"`       // of those, recorded as applied by an earlier run
-	Applied       int64 `json:"applied"`            // recorded as applied by this run
-	ChangesFailed int64 `json:"changes_failed"`     // recorded as failed by this run (retried next run)
-	Retried       int64 `json:"retried"`            // resources retried because an earlier run failed them
+	ListsRead int `json:"lists_read"`
+	// Archive is the Change List Archive the run caught up from (its
+	// lists cover the gap between the cursor and the Change List), and
+	// ArchiveLists the lists of it read (counted in ListsRead too).
+	Archive       string `json:"archive,omitempty"`
+	ArchiveLists  int    `json:"archive_lists,omitempty"`
+	ListsSkipped  int    `json:"lists_skipped"`
+	Packages      int64  `json:"packages,omitempty"` // Change Dump packages downloaded
+	Changes       int64  `json:"changes"`            // changes at or after From read
+	AlreadyDone   int64  `json:"already_done"`       // of those, recorded as applied by an earlier run
+	Applied       int64  `json:"applied"`            // recorded as applied by this run
+	ChangesFailed int64  `json:"changes_failed"`     // recorded as failed by this run (retried next run)
+	Retried       int64  `json:"retried"`            // resources retried because an earlier run failed them
 	// Misdated counts the changes dated outside their list's interval
 	// (after a closed list's until, before its from) or after the run's
 	// time: applied, each warned about, and never moving the cursor past
