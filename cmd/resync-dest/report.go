@@ -182,6 +182,12 @@ func (r *runRecord) finish(rep *agent.Report, err error) {
 		for _, s := range rep.Retired {
 			msgs = append(msgs, "retired set "+s.CapabilityList+": "+retiredWhy(s))
 		}
+		for _, s := range rep.Sets {
+			if i := s.Incremental; i != nil && i.Archive != "" {
+				msgs = append(msgs, fmt.Sprintf("set %s caught up from the Change List Archive %s (%s)",
+					s.CapabilityList, i.Archive, plural(int64(i.ArchiveLists), "list", "lists")))
+			}
+		}
 	}
 	msg := strings.Join(msgs, "; ")
 	if ferr := r.e.store.FinishRun(r.ctx, r.id, status, code, counts, msg); ferr != nil {
