@@ -25,8 +25,13 @@ import (
 // the rest are counted in one line.
 const orderNamed = 10
 
-// ignoredTag marks a unit whose changes were ignored, for Recorded.
-type ignoredTag struct{}
+// orderTag is put on a unit with changes dated before the cursor, for
+// Recorded: ignored of its changes were ignored; inEffect says its effect
+// was there already (counted as done before, not as applied).
+type orderTag struct {
+	ignored  int
+	inEffect bool
+}
 
 // outOfOrder decides about a unit with changes dated before the cursor;
 // it may mark u settled (its changes recorded, nothing done).
@@ -37,10 +42,14 @@ func (r *run) outOfOrder(ctx context.Context, bu *resourcesync.BacklogUnit, u *t
 		return nil
 	}
 	if bu.Settled {
+		var tag orderTag
 		for _, p := range bu.Pending {
-			r.ignored(p, fmt.Sprintf("a later change to it (%s, %s) is applied already", final.Change, resourcesync.FormatDatetime(final.Time)))
+			if p.Time.Before(cursor) {
+				tag.ignored++
+				r.ignored(p, fmt.Sprintf("a later change to it (%s, %s) is applied already", final.Change, resourcesync.FormatDatetime(final.Time)))
+			}
 		}
-		u.Tag = ignoredTag{}
+		u.Tag = tag
 		return nil
 	}
 	if !final.Time.Before(cursor) {
@@ -61,16 +70,19 @@ func (r *run) outOfOrder(ctx context.Context, bu *resourcesync.BacklogUnit, u *t
 			r.ignored(p, "the copy held is newer (lastmod "+resourcesync.FormatDatetime(h.LastMod)+")")
 		}
 		u.Settled, u.Gone, u.Want, u.Wanted, u.Origins = true, false, resourcesync.Version{}, false, nil
-		u.Tag = ignoredTag{}
+		u.Tag = orderTag{ignored: len(bu.Pending)}
 	case !isHeld && final.Change == resourcesync.ChangeDeleted,
 		isHeld && final.Change != resourcesync.ChangeDeleted && resourcesync.InStep(h.Version(), final.Version):
-		// Its effect is there already: recorded, nothing more to say.
+		// Its effect is there already (a change before the baseline
+		// point, which the baseline reflects, or one applied before its
+		// record was pruned): recorded, nothing more to say.
+		u.Tag = orderTag{inEffect: true}
 	default:
 		r.sum.OutOfOrder++
 		if r.sum.OutOfOrder <= orderNamed {
 			r.d.Log.Warn().Str("uri", bu.URI).Str("change", string(final.Change)).Str("change_list", r.hist.lists[final.List].url).
 				Int("position", final.Position).Time("cursor", cursor).
-				Msgf("change dated %s, before the cursor, listed out of order: applied", resourcesync.FormatDatetime(final.Time))
+				Msgf("change dated %s, before the cursor, not recorded as applied (listed out of order): applied", resourcesync.FormatDatetime(final.Time))
 		}
 	}
 	return nil
@@ -82,7 +94,7 @@ func (r *run) ignored(p resourcesync.Pending, why string) {
 	if r.sum.Ignored <= orderNamed {
 		r.d.Log.Warn().Str("uri", p.URI).Str("change", string(p.Change)).Str("change_list", r.hist.lists[p.List].url).
 			Int("position", p.Position).
-			Msgf("change dated %s, before the cursor, listed out of order: ignored, since %s", resourcesync.FormatDatetime(p.Time), why)
+			Msgf("change dated %s, before the cursor, not recorded as applied (listed out of order): ignored, since %s", resourcesync.FormatDatetime(p.Time), why)
 	}
 }
 

@@ -71,13 +71,16 @@ func (r *run) Recorded(res transfer.Result) {
 	if u.Retry {
 		r.sum.Retried++
 	}
+	tag, _ := u.Tag.(orderTag)
 	switch {
 	case res.Outcome == transfer.Failed:
 		r.sum.ChangesFailed += int64(len(u.Changes))
-	case u.Tag == ignoredTag{}:
-		// Recorded as processed, counted as ignored (outOfOrder).
+	case tag.inEffect:
+		r.sum.AlreadyDone += int64(len(u.Changes))
 	default:
-		r.sum.Applied += int64(len(u.Changes))
+		// The changes ignored are recorded as processed, counted as
+		// ignored (outOfOrder).
+		r.sum.Applied += int64(len(u.Changes) - tag.ignored)
 	}
 }
 

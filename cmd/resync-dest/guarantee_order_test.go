@@ -88,7 +88,7 @@ func TestGuaranteeChangesOutOfOrder(t *testing.T) {
 				if got.OutOfOrder != 1 || got.Ignored != 1 {
 					t.Errorf("out_of_order %d, ignored %d; want 1 and 1", got.OutOfOrder, got.Ignored)
 				}
-				contains(t, r.stderr, z.URI, "listed out of order: applied", w.URI, "the copy held is newer")
+				contains(t, r.stderr, z.URI, "(listed out of order): applied", w.URI, "the copy held is newer")
 			case "after-commit:1":
 				// The killed run recorded everything: nothing is left.
 				if got.OutOfOrder != 0 || got.Applied != 0 {
