@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/resync-dest/resync-dest/resourcesync"
@@ -32,6 +33,7 @@ type Backlog struct {
 	tx       *sql.Tx // the load, in one transaction
 	add      *sql.Stmt
 	addNew   *sql.Stmt // add, unless the change is recorded as applied
+	applied  []any     // records of applied changes not yet inserted (uri, kind, at)...
 	n        int64     // changes added
 	listAt   string
 	list     int
@@ -121,9 +123,29 @@ func (b *Backlog) Applied(uri string, ch resourcesync.Change, t time.Time) error
 	if err := b.loading("applied"); err != nil {
 		return err
 	}
-	if _, err := b.tx.Exec(`INSERT OR IGNORE INTO applied (uri, kind, at) VALUES (?, ?, ?)`, uri, string(ch), keyTime(t)); err != nil {
-		return fmt.Errorf("backlog %s: applied %s: %w", b.file, uri, err)
+	b.applied = append(b.applied, uri, string(ch), keyTime(t))
+	if len(b.applied) < 3*appliedBatch {
+		return nil
 	}
+	return b.flushApplied()
+}
+
+// appliedBatch is how many records of applied changes one statement
+// inserts: a run reads every record kept, thousands for an open list read
+// again, and one statement each costs a call into SQLite each.
+const appliedBatch = 200
+
+// flushApplied inserts the records of applied changes gathered.
+func (b *Backlog) flushApplied() error {
+	n := len(b.applied) / 3
+	if n == 0 {
+		return nil
+	}
+	q := `INSERT OR IGNORE INTO applied (uri, kind, at) VALUES (?, ?, ?)` + strings.Repeat(`, (?, ?, ?)`, n-1)
+	if _, err := b.tx.Exec(q, b.applied...); err != nil {
+		return fmt.Errorf("backlog %s: applied: %w", b.file, err)
+	}
+	b.applied = b.applied[:0]
 	return nil
 }
 
@@ -159,6 +181,9 @@ func (b *Backlog) AddUnapplied(c resourcesync.Pending) (bool, error) {
 
 func (b *Backlog) insert(c resourcesync.Pending, stmt *sql.Stmt) (bool, error) {
 	if err := b.loading("add"); err != nil {
+		return false, err
+	}
+	if err := b.flushApplied(); err != nil {
 		return false, err
 	}
 	at := keyTime(c.Time)
@@ -204,7 +229,10 @@ func (b *Backlog) seal() error {
 	b.sealed = true
 	b.add.Close()
 	b.addNew.Close()
-	err := b.build()
+	err := b.flushApplied()
+	if err == nil {
+		err = b.build()
+	}
 	if err != nil {
 		b.tx.Rollback() //nolint:errcheck // the error that matters is err
 		return fmt.Errorf("backlog %s: %w", b.file, err)
