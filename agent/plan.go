@@ -159,10 +159,12 @@ func planChanges(s *SetInfo, via resourcesync.Via) (incremental.Set, error) {
 			return set, fmt.Errorf("set %s offers no Change Dump to sync from (use --via list or auto)", s.CapabilityList)
 		}
 		set.ChangeDump = cd
+		set.ChangeDumpArchive, _ = s.Doc(resourcesync.CapChangeDumpArchive)
 		return set, nil
 	case resourcesync.ViaAuto, "":
 		if !hasList && hasDump {
 			set.ChangeDump = cd
+			set.ChangeDumpArchive, _ = s.Doc(resourcesync.CapChangeDumpArchive)
 			return set, nil
 		}
 		if !hasList {

@@ -33,13 +33,21 @@ func (a archivedList) span() resourcesync.Span {
 // starts), in order; nil when there is no archive or it does not close the
 // gap (a list reaching back to the cursor, and no hole up to earliest).
 // An archive that cannot be read is an error naming it.
+//
+// With a Change Dump, the Change Dump Archive plays the part: it names
+// Change Dumps, each covering a period, whose packages are read before the
+// current dump's (readDumpHistory).
 func (r *run) archiveLists(ctx context.Context, earliest time.Time) ([]archivedList, error) {
-	archive, cursor := r.set.ChangeListArchive, r.set.Cursor
-	if archive == "" || r.set.viaDump() {
+	archive, cursor := r.archive()
+	if archive == "" {
 		return nil, nil
 	}
+	capability := resourcesync.CapChangeListArchive
+	if r.set.viaDump() {
+		capability = resourcesync.CapChangeDumpArchive
+	}
 	var lists []archivedList
-	_, err := resourcesync.Walk(ctx, r.d.Open, archive, resourcesync.CapChangeListArchive,
+	_, err := resourcesync.Walk(ctx, r.d.Open, archive, capability,
 		resourcesync.WalkOptions{Limits: r.opts.Limits}, func(_ *resourcesync.Part, e *resourcesync.Entry) error {
 			a := archivedList{url: e.Loc, from: e.MD.From, until: e.MD.Until}
 			// A list that cannot be placed (no from or until), or lies
@@ -51,7 +59,7 @@ func (r *run) archiveLists(ctx context.Context, earliest time.Time) ([]archivedL
 			return nil
 		})
 	if err != nil {
-		return nil, fmt.Errorf("read the Change List Archive %s: %w", archive, err)
+		return nil, fmt.Errorf("read the %s %s: %w", capability.Name(), archive, err)
 	}
 	resourcesync.SortSpans(lists, archivedList.span)
 	if len(lists) == 0 || lists[0].from.After(cursor) {
@@ -61,9 +69,9 @@ func (r *run) archiveLists(ctx context.Context, earliest time.Time) ([]archivedL
 	for _, a := range lists {
 		spans = append(spans, a.span())
 	}
-	spans = append(spans, resourcesync.Span{URL: r.set.ChangeList, From: earliest})
+	spans = append(spans, resourcesync.Span{URL: r.set.doc(), From: earliest})
 	if hole := resourcesync.FindHole(archive, spans, cursor); hole != nil {
-		r.d.Log.Warn().Err(hole).Msg("the Change List Archive does not close the gap")
+		r.d.Log.Warn().Err(hole).Msgf("the %s does not close the gap", capability.Name())
 		return nil, nil
 	}
 	return lists, nil
@@ -90,13 +98,40 @@ func (r *run) catchUp(ctx context.Context, gap *GapError) error {
 	if err != nil {
 		return fmt.Errorf("incremental sync of %s: %w: %w", r.set.doc(), resourcesync.ErrLocal, err)
 	}
+	r.closePackages()
 	r.backlog, r.hist, r.archived = backlog, &history{}, lists
 	r.sum.Misdated = 0
-	r.sum.Archive = r.set.ChangeListArchive
-	r.d.Log.Info().Str("archive", r.set.ChangeListArchive).Int("lists", len(lists)).
+	r.sum.Archive, _ = r.archive()
+	r.d.Log.Info().Str("archive", r.sum.Archive).Int("lists", len(lists)).
 		Time("cursor", r.set.Cursor).Time("earliest", gap.Earliest).
-		Msg("the Change List no longer reaches back to the cursor: catching up from the Change List Archive")
+		Msg("the change history no longer reaches back to the cursor: catching up from the archive")
 	return nil
+}
+
+// archive is the set's archive of the kind its changes come from, and
+// the cursor.
+func (r *run) archive() (string, time.Time) {
+	if r.set.viaDump() {
+		return r.set.ChangeDumpArchive, r.set.Cursor
+	}
+	return r.set.ChangeListArchive, r.set.Cursor
+}
+
+// archivedPackages returns the packages of the archived Change Dumps that
+// close the gap, in their order.
+func (r *run) archivedPackages(ctx context.Context) ([]*resourcesync.Entry, error) {
+	var refs []*resourcesync.Entry
+	for _, a := range r.archived {
+		_, err := resourcesync.Walk(ctx, r.d.Open, a.url, resourcesync.CapChangeDump, resourcesync.WalkOptions{Limits: r.opts.Limits},
+			func(_ *resourcesync.Part, e *resourcesync.Entry) error {
+				refs = append(refs, e)
+				return nil
+			})
+		if err != nil {
+			return nil, fmt.Errorf("read Change Dump %s (listed by the Change Dump Archive %s): %w", a.url, r.set.ChangeDumpArchive, err)
+		}
+	}
+	return refs, nil
 }
 
 // readArchived streams the archived lists that close the gap into the

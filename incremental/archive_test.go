@@ -96,3 +96,26 @@ func getDoc(t *testing.T, base, path string) string {
 	}
 	return string(b)
 }
+
+// The same from the Change Dump Archive, with --via dump: the packages of
+// the archived Change Dumps that cover the gap, then the current ones.
+func TestCatchUpFromTheChangeDumpArchive(t *testing.T) {
+	h := newHarness(t, func(s *fixtures.Spec) { s.ChangeListArchive, s.ChangeDump = true, true })
+	h.baseline()
+	cursor := h.state().Cursor
+	h.advance(17)
+	if n := h.Src.TrimHistory(cursor.Add(12 * time.Second)); n == 0 {
+		t.Fatal("nothing trimmed")
+	}
+	sum, err := h.runDump(t.TempDir(), cursor, withDelete)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Archive != h.Src.ChangeDumpArchiveURL(0) || sum.ArchiveLists < 2 || sum.Applied != 17 {
+		t.Errorf("archive %q, %d packages from it, %d changes applied: %+v", sum.Archive, sum.ArchiveLists, sum.Applied, sum)
+	}
+	h.assertIdentical()
+	if again, err := h.runDump(t.TempDir(), h.state().Cursor, withDelete); err != nil || again.Archive != "" || again.Applied != 0 {
+		t.Errorf("the next run: %v %+v", err, again)
+	}
+}

@@ -74,9 +74,18 @@ func (r *run) readDumpHistory(ctx context.Context) error {
 // packageRefs walks the Change Dump and returns its package entries in the
 // order they are applied, with the earliest time the dump covers.
 func (r *run) packageRefs(ctx context.Context) ([]*resourcesync.Entry, time.Time, error) {
-	var refs []*resourcesync.Entry
+	// The packages of the archived Change Dumps that close a gap come
+	// first (catchUp); they count as read from the archive.
+	refs, err := r.archivedPackages(ctx)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	r.sum.ArchiveLists = len(refs)
 	var earliest time.Time
 	seen := map[string]bool{}
+	for _, e := range refs {
+		seen[e.Loc] = true
+	}
 	hdr, err := resourcesync.Walk(ctx, r.d.Open, r.set.ChangeDump, resourcesync.CapChangeDump,
 		resourcesync.WalkOptions{Limits: r.opts.Limits, StartPart: func(p *resourcesync.Part) error {
 			if earliest.IsZero() {
@@ -99,6 +108,10 @@ func (r *run) packageRefs(ctx context.Context) ([]*resourcesync.Entry, time.Time
 	}
 	if earliest.IsZero() && len(refs) > 0 {
 		earliest = refs[0].MD.From
+	}
+	if len(r.archived) > 0 {
+		// The archive closed the gap up to the current dump's start.
+		earliest = r.archived[0].from
 	}
 	// §13.1 asks for forward chronological order; a Source that breaks it
 	// is sorted, as its Change Lists would be. Packages without a from

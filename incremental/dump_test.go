@@ -30,7 +30,8 @@ func (h *harness) runDump(tmp string, cursor time.Time, mod func(*incremental.Op
 	if mod != nil {
 		mod(&o)
 	}
-	set := incremental.Set{ID: h.SetID, CapabilityList: h.Src.CapabilityListURL(0), ChangeDump: h.Src.ChangeDumpURL(0), Cursor: cursor}
+	set := incremental.Set{ID: h.SetID, CapabilityList: h.Src.CapabilityListURL(0), ChangeDump: h.Src.ChangeDumpURL(0),
+		ChangeDumpArchive: h.Src.ChangeDumpArchiveURL(0), Cursor: cursor}
 	d := h.IncrementalDeps()
 	d.TempDir = tmp
 	return incremental.Run(context.Background(), set, d, o)

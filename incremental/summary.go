@@ -17,8 +17,10 @@ type Set struct {
 	ChangeDump string
 	// ChangeListArchive is the set's Change List Archive, if it has one:
 	// where a run catches up when the Change List no longer reaches back
-	// to the cursor.
+	// to the cursor. ChangeDumpArchive is the Change Dump Archive, used
+	// instead with ChangeDump.
 	ChangeListArchive string
+	ChangeDumpArchive string
 	// Cursor is where to start: the time of the first unprocessed change
 	// (the state's cursor, or the user's --from). It must not be zero.
 	Cursor time.Time
@@ -57,9 +59,10 @@ type Summary struct {
 	// the dump), ListsSkipped the closed ones recorded as done and not
 	// fetched again.
 	ListsRead int `json:"lists_read"`
-	// Archive is the Change List Archive the run caught up from (its
-	// lists cover the gap between the cursor and the Change List), and
-	// ArchiveLists the lists of it read (counted in ListsRead too).
+	// Archive is the Change List (or Change Dump) Archive the run caught
+	// up from (its lists cover the gap between the cursor and the current
+	// history), and ArchiveLists the lists (packages) of it read (counted
+	// in ListsRead too).
 	Archive       string `json:"archive,omitempty"`
 	ArchiveLists  int    `json:"archive_lists,omitempty"`
 	ListsSkipped  int    `json:"lists_skipped"`

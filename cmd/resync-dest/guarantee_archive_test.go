@@ -17,9 +17,20 @@ import (
 // the gap leaves it a gap: exit 7, nothing changed.
 func TestGuaranteeCatchUpFromTheArchive(t *testing.T) {
 	t.Parallel()
-	for _, closes := range []bool{true, false} {
-		t.Run(map[bool]string{true: "closes the gap", false: "cannot close the gap"}[closes], func(t *testing.T) {
-			src, srv := served(t, func(s *fixtures.Spec) { s.ChangeListMax = 5; s.ChangeListArchive = true })
+	for _, tc := range []struct {
+		name   string
+		closes bool
+		via    string
+	}{{"closes the gap", true, "list"}, {"cannot close the gap", false, "list"}, {"Change Dump Archive", true, "dump"}} {
+		closes := tc.closes
+		t.Run(tc.name, func(t *testing.T) {
+			src, srv := served(t, func(s *fixtures.Spec) {
+				s.ChangeListMax, s.ChangeListArchive, s.ChangeDump = 5, true, tc.via == "dump"
+			})
+			archiveURL := src.ChangeListArchiveURL(0)
+			if tc.via == "dump" {
+				archiveURL = src.ChangeDumpArchiveURL(0)
+			}
 			dest := t.TempDir()
 			runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
 			start := src.At()
@@ -27,7 +38,7 @@ func TestGuaranteeCatchUpFromTheArchive(t *testing.T) {
 				t.Fatal(err)
 			}
 			src.TrimHistory(start.Add(12 * time.Second))
-			flags := args([]string{"sync", "--dest", dest, "--delete", "--max-delete", "100%"}, srv.URL)
+			flags := args([]string{"sync", "--dest", dest, "--delete", "--max-delete", "100%", "--via", tc.via}, srv.URL)
 			if !closes {
 				u, err := url.Parse(src.ChangeListArchiveURL(0))
 				if err != nil {
@@ -55,16 +66,17 @@ func TestGuaranteeCatchUpFromTheArchive(t *testing.T) {
 			if err := resultOf(r.stdout, &res); err != nil || len(res.Sets) != 1 {
 				t.Fatalf("%v: %s", err, r.stdout)
 			}
-			if got := res.Sets[0].Incremental; got.Archive != src.ChangeListArchiveURL(0) || got.ArchiveLists < 2 || got.Applied != 17 {
+			if got := res.Sets[0].Incremental; got.Archive != archiveURL || got.ArchiveLists < 2 || got.Applied != 17 {
 				t.Errorf("incremental %+v: want the archive's lists and the 17 changes", got)
 			}
-			// Only what changed was fetched: at most one body per change.
+			// Only what changed was fetched: at most one body per change
+			// (none with the packages).
 			if n := src.ResourceBodies(); n > 17 {
 				t.Errorf("%d bodies fetched for 17 changes: the mirror was copied again", n)
 			}
 			assertMirrorIsSource(t, src, dest)
 			st := runCLI(t, "status", "--dest", dest).want(t, 0)
-			contains(t, st.stdout, "caught up from the Change List Archive "+src.ChangeListArchiveURL(0))
+			contains(t, st.stdout, "caught up from the archive "+archiveURL)
 			r = runCLI(t, flags...).want(t, 0)
 			if strings.Contains(r.stdout, "Archive") {
 				t.Errorf("the next run caught up again:\n%s", r.stdout)

@@ -170,7 +170,7 @@ func writeIncremental(w io.Writer, s *incremental.Summary, indented bool) {
 		fmt.Fprintf(w, "    %d changes of no known kind (none of created, updated, deleted) were applied as updated\n", s.UnknownChanges)
 	}
 	if s.Archive != "" {
-		fmt.Fprintf(w, "    the Change List no longer reached back to the cursor: caught up from the Change List Archive %s (%s read)\n", s.Archive, plural(int64(s.ArchiveLists), "list", "lists"))
+		fmt.Fprintf(w, "    the change history no longer reached back to the cursor: caught up from the archive %s (%s read)\n", s.Archive, plural(int64(s.ArchiveLists), "list or package", "lists or packages"))
 	}
 	if s.HistoryUnknown {
 		fmt.Fprintf(w, "    the Change List gives no from: where the Source's history starts is unknown (its changes reach back to the cursor)\n")

@@ -184,8 +184,8 @@ func (r *runRecord) finish(rep *agent.Report, err error) {
 		}
 		for _, s := range rep.Sets {
 			if i := s.Incremental; i != nil && i.Archive != "" {
-				msgs = append(msgs, fmt.Sprintf("set %s caught up from the Change List Archive %s (%s)",
-					s.CapabilityList, i.Archive, plural(int64(i.ArchiveLists), "list", "lists")))
+				msgs = append(msgs, fmt.Sprintf("set %s caught up from the archive %s (%s)",
+					s.CapabilityList, i.Archive, plural(int64(i.ArchiveLists), "list or package", "lists or packages")))
 			}
 		}
 	}
