@@ -120,3 +120,18 @@ func (db *DB) MoveSet(ctx context.Context, from, to string) (bool, error) {
 	})
 	return moved, err
 }
+
+// ForgetSet forgets the set of the Capability List capabilityList and
+// everything recorded about it (every table references sets ON DELETE
+// CASCADE), as state.DB.ForgetSet does: the Source no longer names the
+// set; its files stay, the caller says what becomes of them. It reports
+// whether the set was recorded.
+func (db *DB) ForgetSet(ctx context.Context, capabilityList string) (bool, error) {
+	var forgot bool
+	err := db.writeTx(ctx, "forget set "+capabilityList, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(context.WithoutCancel(ctx), `DELETE FROM sets WHERE capability_list = $1`, capabilityList)
+		forgot = tag.RowsAffected() == 1
+		return err
+	})
+	return forgot, err
+}
