@@ -27,9 +27,12 @@ type Fetch struct {
 
 // Fetched is what a completed fetch produced.
 type Fetched struct {
-	NotModified  bool   // 304: the held copy is current; nothing was written
-	FinalURL     string // after redirects
-	Bytes        int64
+	NotModified bool   // 304: the held copy is current; nothing was written
+	FinalURL    string // after redirects
+	Bytes       int64
+	// Resumed is how many of Bytes a partial download held before this
+	// fetch, which asked the Source only for the rest.
+	Resumed      int64
 	Sums         Fixity // digests of the bytes written, per algorithm computed
 	ETag         string
 	LastModified string

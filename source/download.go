@@ -3,9 +3,11 @@ package source
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
@@ -51,20 +53,24 @@ func (c *Client) Download(ctx context.Context, f resourcesync.Fetch, dst resourc
 	if f.LastModified != "" {
 		header.Set("If-Modified-Since", f.LastModified)
 	}
+	rs := newResumption(dst, c.opts.ResumeAbove, f.Length, f.HasLength)
+	rs.setHeaders(header)
 	x := &exchange{
 		c:           c,
 		ctx:         ctx,
 		url:         f.URL,
 		header:      header,
 		conditional: f.ETag != "" || f.LastModified != "",
+		resume:      rs,
 		reset:       dst.Reset,
 		read: func(resp *http.Response) (err error) {
-			out, err = c.readBitstream(resp, f, dst)
+			out, err = c.readBitstream(resp, f, dst, rs)
 			return err
 		},
 	}
 	if r, ok := dst.(reserver); ok && f.HasLength && f.Length > 0 {
-		// Before the request: what cannot fit is not fetched at all.
+		// Before the request: what cannot fit is not fetched at all. A
+		// sink that holds a partial counts only what it lacks.
 		if err := r.Reserve(f.Length); err != nil {
 			return resourcesync.Fetched{}, fmt.Errorf("get %s: %w", f.URL, &sinkError{op: "reserve space in", err: err})
 		}
@@ -76,7 +82,7 @@ func (c *Client) Download(ctx context.Context, f resourcesync.Fetch, dst resourc
 }
 
 // readBitstream streams one accepted response into dst through a Verifier.
-func (c *Client) readBitstream(resp *http.Response, f resourcesync.Fetch, dst resourcesync.Sink) (resourcesync.Fetched, error) {
+func (c *Client) readBitstream(resp *http.Response, f resourcesync.Fetch, dst resourcesync.Sink, rs *resumption) (resourcesync.Fetched, error) {
 	got := resourcesync.Fetched{
 		FinalURL:     responseURL(resp),
 		ETag:         resp.Header.Get("ETag"),
@@ -90,26 +96,42 @@ func (c *Client) readBitstream(resp *http.Response, f resourcesync.Fetch, dst re
 		got.LastModified = cmp.Or(got.LastModified, f.LastModified)
 		return got, nil
 	}
-	if f.HasLength && resp.ContentLength >= 0 && resp.ContentLength != f.Length {
+	offset, err := c.startBody(resp, f, dst, rs)
+	if err != nil {
+		return got, err
+	}
+	got.Resumed = offset
+	if f.HasLength && resp.ContentLength >= 0 && resp.ContentLength != f.Length-offset {
 		// No need to read what is known to be wrong.
 		return got, &resourcesync.MismatchError{Mismatches: []resourcesync.Mismatch{{
-			Alg: "length", Want: fmt.Sprint(f.Length), Got: fmt.Sprintf("%d (Content-Length)", resp.ContentLength),
+			Alg: "length", Want: fmt.Sprint(f.Length), Got: fmt.Sprintf("%d (Content-Length)", offset+resp.ContentLength),
 		}}}
 	}
 	// Without a listed length nothing but our cap bounds the body.
 	limit := int64(-1)
 	if !f.HasLength && c.opts.MaxResourceBytes > 0 {
 		limit = c.opts.MaxResourceBytes
-		if resp.ContentLength > limit {
-			return got, resourceTooLarge(limit, fmt.Sprintf(" (Content-Length %d)", resp.ContentLength))
+		if offset+resp.ContentLength > limit {
+			return got, resourceTooLarge(limit, fmt.Sprintf(" (Content-Length %d)", offset+resp.ContentLength))
 		}
 	}
 	if r, ok := dst.(reserver); ok && !f.HasLength && resp.ContentLength > 0 {
-		if err := r.Reserve(resp.ContentLength); err != nil {
+		if err := r.Reserve(offset + resp.ContentLength); err != nil {
 			return got, &sinkError{op: "reserve space in", err: err}
 		}
 	}
 	v := resourcesync.NewVerifier(f.Hash, f.Length, f.HasLength, f.ExtraAlgs...)
+	if offset > 0 {
+		// The bytes kept are verified with the rest: read back, not
+		// trusted.
+		if _, err := io.Copy(v, io.NewSectionReader(rs.sink, 0, offset)); err != nil {
+			if errors.Is(err, resourcesync.ErrMismatch) {
+				return got, err
+			}
+			return got, &sinkError{op: "read back the bytes kept in", err: err}
+		}
+	}
+	defer func() { rs.held = v.Written() }()
 	bp := c.getBuf()
 	defer c.putBuf(bp)
 	buf := *bp
@@ -157,4 +179,64 @@ type reserver interface {
 // that passes Options.MaxResourceBytes.
 func resourceTooLarge(limit int64, detail string) error {
 	return fmt.Errorf("resource %w: more than %d bytes%s, the cap (--max-size) for a resource whose list gives no length", ErrTooLarge, limit, detail)
+}
+
+// startBody prepares dst for an accepted response's body and returns the
+// offset the body starts at: after the bytes dst keeps for a 206, else 0
+// (a partial dst offered is dropped). A body that may be resumed is marked
+// kept.
+func (c *Client) startBody(resp *http.Response, f resourcesync.Fetch, dst resourcesync.Sink, rs *resumption) (int64, error) {
+	if resp.StatusCode == http.StatusRequestedRangeNotSatisfiable {
+		return 0, &restartError{why: "the Source refused the range (HTTP 416)"}
+	}
+	if resp.StatusCode == http.StatusPartialContent {
+		first, _, total, err := contentRange(resp.Header.Get("Content-Range"))
+		switch {
+		case err != nil:
+			return 0, &restartError{why: err.Error()}
+		case first != rs.from:
+			return 0, &restartError{why: fmt.Sprintf("asked for the bytes from %d, got them from %d", rs.from, first)}
+		case f.HasLength && total >= 0 && total != f.Length:
+			return 0, &restartError{why: fmt.Sprintf("the Source gives %d bytes in all, the list %d", total, f.Length)}
+		case changed(resp, rs.validator):
+			return 0, &restartError{why: "the validator changed"}
+		}
+		if err := rs.sink.Resume(rs.from); err != nil {
+			return 0, &sinkError{op: "resume", err: err}
+		}
+		rs.kept = true
+		c.opts.Logger.Debug().Str("url", f.URL).Int64("bytes", rs.from).Msg("resuming a download")
+		return rs.from, nil
+	}
+	if rs.ranged() {
+		// 200: the bytes held are of another version, or the Source
+		// ignores ranges.
+		c.opts.Logger.Info().Str("url", f.URL).Int64("bytes", rs.from).Msg("the Source sent the whole body; the download starts again from zero")
+		rs.restart()
+		if err := dst.Reset(); err != nil {
+			return 0, &sinkError{op: "reset", err: err}
+		}
+	}
+	size := resp.ContentLength
+	if f.HasLength {
+		size = f.Length
+	}
+	if val := validatorOf(resp); rs.sink != nil && size >= rs.above && val != "" {
+		if err := rs.sink.Keep(f.URL, val); err != nil {
+			return 0, &sinkError{op: "keep", err: err}
+		}
+		rs.kept, rs.validator = true, val
+	}
+	return 0, nil
+}
+
+// changed reports whether a 206 names a validator other than the one its
+// If-Range gave (a Source that ignores If-Range).
+func changed(resp *http.Response, validator string) bool {
+	if strings.HasPrefix(validator, `"`) {
+		et := resp.Header.Get("ETag")
+		return et != "" && et != validator
+	}
+	lm := resp.Header.Get("Last-Modified")
+	return lm != "" && lm != validator
 }

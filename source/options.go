@@ -78,6 +78,13 @@ type Options struct {
 	// means no cap.
 	MaxResourceBytes int64
 
+	// ResumeAbove is the size (the listed length, else the Content-Length)
+	// from which a bitstream's download is resumed rather than restarted
+	// (Download): continued with Range when its connection drops, and kept
+	// by a sink that can keep it (the mirror) for the next run. Zero
+	// disables resuming.
+	ResumeAbove int64
+
 	// MaxDocumentBytes caps a document's decoded size (OpenDocument).
 	MaxDocumentBytes int64
 	// MaxDocumentTime bounds one OpenDocument, its retries included: a
@@ -144,6 +151,7 @@ func DefaultOptions() Options {
 		MinRate:               1 << 10,
 		MinRateWindow:         60 * time.Second,
 		MaxResourceBytes:      4 << 30,
+		ResumeAbove:           8 << 20,
 		MaxDocumentBytes:      256 << 20,
 		MaxDocumentTime:       10 * time.Minute,
 		SpoolMemory:           1 << 20,
@@ -215,6 +223,9 @@ func (o Options) validate() error {
 		if t.d < 0 {
 			bad("%s is negative", t.name)
 		}
+	}
+	if o.ResumeAbove < 0 {
+		bad("ResumeAbove is negative")
 	}
 	if o.MaxResourceBytes < 0 {
 		bad("MaxResourceBytes is negative")

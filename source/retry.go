@@ -30,6 +30,9 @@ type exchange struct {
 	read func(*http.Response) error
 	// reset discards what a failed read delivered, before the next attempt.
 	reset func() error
+	// resume, for a bitstream, decides whether a failed body is continued
+	// (Range) rather than fetched again; nil for a document.
+	resume *resumption
 
 	attempts  int
 	lastErr   error // why the latest attempt failed, for the retry log
@@ -128,11 +131,18 @@ func (x *exchange) handle(resp *http.Response) error {
 	var mismatch *resourcesync.MismatchError
 	switch {
 	case errors.As(err, new(*bodyError)):
+		if x.resume != nil && x.resume.keepOnFailure() {
+			return &retryError{err: err} // the next attempt asks for the rest
+		}
+	case errors.As(err, new(*restartError)):
 	case errors.As(err, &mismatch) && !x.refetched:
 		x.refetched = true
 	default:
 		x.settled = err
 		return nil
+	}
+	if x.resume != nil {
+		x.resume.restart() // what the sink held is dropped, or wrong
 	}
 	if rerr := x.reset(); rerr != nil {
 		x.settled = &sinkError{op: "reset", err: rerr}
@@ -142,10 +152,13 @@ func (x *exchange) handle(resp *http.Response) error {
 }
 
 // accepts reports whether a status carries the content asked for. 206
-// would be a fragment: this client never sends Range.
+// (and 416) answer only a request that asked for a range: read checks it.
 func (x *exchange) accepts(code int) bool {
-	if code == http.StatusNotModified {
+	switch code {
+	case http.StatusNotModified:
 		return x.conditional
+	case http.StatusPartialContent, http.StatusRequestedRangeNotSatisfiable:
+		return x.resume != nil && x.resume.ranged()
 	}
 	return code >= 200 && code < 300 && code != http.StatusPartialContent
 }
@@ -192,10 +205,17 @@ func (x *exchange) backoff(lo, hi time.Duration, i int, resp *http.Response) tim
 
 // prepareRetry asks caches to revalidate once a mismatch was seen: a stale
 // cache between us and the Source is a common cause of one.
+// It also asks for the rest of a body whose bytes the sink kept, or for
+// the whole body again.
 func (x *exchange) prepareRetry(req *http.Request) error {
-	if x.refetched {
+	if x.refetched || x.resume != nil {
 		req.Header = req.Header.Clone() // the previous attempt's request shares the map
+	}
+	if x.refetched {
 		req.Header.Set("Cache-Control", "no-cache")
+	}
+	if x.resume != nil {
+		x.resume.setHeaders(req.Header)
 	}
 	return nil
 }
