@@ -193,8 +193,9 @@ func (m *Mirror) beginSession() error {
 	return nil
 }
 
-// sweep removes every temp file in the mirror and makes the removals
-// durable.
+// sweep removes every temp file in the mirror, and what a partial
+// download left incomplete (not the partials themselves: the next run
+// continues them), and makes the removals durable.
 func (m *Mirror) sweep() error {
 	err := m.walkDir("", func(rel string, d fs.DirEntry) error {
 		if !isTempName(d.Name()) {
@@ -207,6 +208,9 @@ func (m *Mirror) sweep() error {
 		return nil
 	})
 	if err != nil {
+		return err
+	}
+	if err := m.sweepPartialOrphans(); err != nil {
 		return err
 	}
 	return m.SyncDirs()

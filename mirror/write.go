@@ -71,6 +71,14 @@ func (m *Mirror) Put(rel string, mtime time.Time, fill func(resourcesync.Sink) (
 		}
 	}()
 	keep, err := fill(p)
+	if err != nil && p.kept {
+		// A large download failed part way: its bytes stay for the
+		// next run, which continues from them.
+		if perr := p.park(); perr != nil {
+			p.discard()
+		}
+		return "", err
+	}
 	if err != nil {
 		p.discard() // the fill error says what matters
 		return "", err
@@ -105,13 +113,25 @@ type pending struct {
 	// reserved is the space taken from the mirror's free-space estimate
 	// for this file; written what the current attempt wrote.
 	reserved, written int64
+
+	// A partial download (partial.go): base is the size of the partial
+	// the file was opened on (already on disk, so never reserved), offer
+	// what of it may be resumed (until Resume, a Write or Reset); kept
+	// says a failure keeps the file, meta describes it, and nextCheck is
+	// where its next checkpoint falls.
+	base, offer int64
+	kept        bool
+	meta        partialMeta
+	nextCheck   int64
 }
 
 // Reserve checks that n bytes fit on the mirror's file system, keeping
 // Options.MinFree free, before they are written: a body whose length is
 // known fails at once with ErrNoSpace, before a byte of it is fetched.
 // Writes beyond n reserve more as they go.
+// A partial the file was opened on counts as written already.
 func (p *pending) Reserve(n int64) error {
+	n -= p.base
 	if n <= p.reserved {
 		return nil
 	}
@@ -136,35 +156,49 @@ func (m *Mirror) create(rel string) (*pending, uint64, error) {
 	}
 	dir := path.Dir(rel)
 	m.tree.RLock()
-	f, tmp, err := m.createLocked(dir, rel)
+	p, err := m.createLocked(dir, rel)
 	m.tree.RUnlock()
 	if err != nil {
 		m.pending.Add(-1)
 		return nil, 0, err
 	}
-	return &pending{m: m, rel: rel, tmp: tmp, f: f}, session, nil
+	return p, session, nil
 }
 
-func (m *Mirror) createLocked(dir, rel string) (File, string, error) {
-	f, tmp, err := m.createIn(dir, rel)
+func (m *Mirror) createLocked(dir, rel string) (*pending, error) {
+	p, err := m.createIn(dir, rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		// A directory known to exist was removed behind our back: check
 		// the parents again, once.
 		m.forgetDirs(dir)
-		f, tmp, err = m.createIn(dir, rel)
+		p, err = m.createIn(dir, rel)
 	}
-	return f, tmp, err
+	return p, err
 }
 
-func (m *Mirror) createIn(dir, rel string) (File, string, error) {
+// createIn opens rel's temp file: the partial download an earlier run
+// kept, if any, else a new one.
+func (m *Mirror) createIn(dir, rel string) (*pending, error) {
 	if err := m.parents(dir, true); err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	// Refusing a directory target now saves fetching a body that Publish
 	// could not rename into place.
 	if fi, err := m.fsys.Lstat(rel); err == nil && fi.IsDir() {
-		return nil, "", fmt.Errorf("%w: %s is a directory", ErrPathConflict, rel)
+		return nil, fmt.Errorf("%w: %s is a directory", ErrPathConflict, rel)
 	}
+	if f, meta, size := m.openPartial(rel); f != nil {
+		return &pending{m: m, rel: rel, tmp: partialFile(rel), f: f, base: size, offer: size, kept: true, meta: meta}, nil
+	}
+	f, tmp, err := m.createTemp(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &pending{m: m, rel: rel, tmp: tmp, f: f}, nil
+}
+
+// createTemp creates a new empty temp file in dir.
+func (m *Mirror) createTemp(dir string) (File, string, error) {
 	var b [8]byte
 	for {
 		rand.Read(b[:])
@@ -238,11 +272,18 @@ func (m *Mirror) forgetDirs(dir string) {
 }
 
 // Write appends b to the temp file. Errors (ENOSPC, EIO) name the target.
+// A partial offered and not resumed is dropped first: the writer does not
+// know of it.
 func (p *pending) Write(b []byte) (int, error) {
 	if p.done {
 		return 0, fmt.Errorf("write %s: %w", p.rel, os.ErrClosed)
 	}
-	if need := p.written + int64(len(b)); need > p.reserved {
+	if p.offer > 0 {
+		if err := p.Reset(); err != nil {
+			return 0, err
+		}
+	}
+	if need := p.written + int64(len(b)); need > p.reserved+p.base {
 		if err := p.Reserve(need); err != nil {
 			return 0, err
 		}
@@ -252,30 +293,94 @@ func (p *pending) Write(b []byte) (int, error) {
 	if err != nil {
 		return n, fmt.Errorf("write %s: %w", p.rel, err)
 	}
+	if p.kept && p.written >= p.nextCheck {
+		if err := p.checkpoint(); err != nil {
+			return n, fmt.Errorf("write %s: checkpoint: %w", p.rel, err)
+		}
+	}
 	return n, nil
 }
 
-// Reset empties the temp file for a fresh attempt (a retried download).
+// Reset empties the temp file for a fresh attempt (a retried download),
+// dropping the partial it was opened on or kept.
 func (p *pending) Reset() error {
 	if p.done {
 		return fmt.Errorf("reset %s: %w", p.rel, os.ErrClosed)
 	}
-	if err := p.f.Truncate(0); err != nil {
+	if err := p.truncate(0); err != nil {
 		return fmt.Errorf("reset %s: %w", p.rel, err)
 	}
-	p.written = 0
-	if _, err := p.f.Seek(0, io.SeekStart); err != nil {
-		return fmt.Errorf("reset %s: %w", p.rel, err)
-	}
+	p.unkeep()
 	return nil
+}
+
+func (p *pending) truncate(n int64) error {
+	if err := p.f.Truncate(n); err != nil {
+		return err
+	}
+	p.written, p.offer = n, 0
+	_, err := p.f.Seek(n, io.SeekStart)
+	return err
+}
+
+// Partial offers the partial download the file was opened on: its bytes
+// and the validator they were fetched with (source's resumer).
+func (p *pending) Partial() (int64, string) { return p.offer, p.meta.Validator }
+
+// Resume continues after the first n bytes of the partial offered.
+func (p *pending) Resume(n int64) error {
+	if p.done || n > p.offer {
+		return fmt.Errorf("resume %s at %d: %w", p.rel, n, fs.ErrInvalid)
+	}
+	if err := p.truncate(n); err != nil {
+		return fmt.Errorf("resume %s: %w", p.rel, err)
+	}
+	p.nextCheck = n + checkpointEvery(p.reserved+p.base)
+	return nil
+}
+
+// Keep makes a failure of this download keep its bytes for the next run
+// (partial.go); url and validator are recorded with them.
+func (p *pending) Keep(url, validator string) error {
+	if p.done {
+		return fmt.Errorf("keep %s: %w", p.rel, os.ErrClosed)
+	}
+	return p.keep(url, validator)
+}
+
+// ReadAt reads back what the file holds (the verifier resumes over it).
+func (p *pending) ReadAt(b []byte, off int64) (int, error) {
+	if p.done {
+		return 0, fmt.Errorf("read %s: %w", p.rel, os.ErrClosed)
+	}
+	at, err := p.f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := p.f.Seek(off, io.SeekStart); err != nil {
+		return 0, err
+	}
+	n, err := io.ReadFull(p.f, b)
+	if err == io.ErrUnexpectedEOF {
+		err = io.EOF
+	}
+	if _, serr := p.f.Seek(at, io.SeekStart); serr != nil && err == nil {
+		err = serr
+	}
+	return n, err
 }
 
 // finish sets the modification time and closes the temp file. The file is
 // not fsynced: Publish makes all staged files durable with one syncfs.
 func (p *pending) finish(mtime time.Time) error {
 	p.done = true
-	p.m.space.release(p.reserved - p.written) // the file holds what it holds
-	p.reserved = p.written
+	p.m.space.release(p.reserved - max(0, p.written-p.base)) // the file holds what it holds
+	p.reserved = max(0, p.written-p.base)
+	if strings.HasPrefix(p.tmp, partialDir+"/") {
+		if err := p.unpark(); err != nil {
+			return err
+		}
+	}
 	if !mtime.IsZero() {
 		if err := setTimes(p.m.fsys, p.f, p.tmp, p.m.now(), mtime); err != nil {
 			return err
@@ -301,6 +406,9 @@ func (p *pending) discard() error {
 	}
 	tmp := p.tmp
 	p.tmp = ""
+	if strings.HasPrefix(tmp, partialDir+"/") {
+		_ = p.m.fsys.Remove(tmp + ".json")
+	}
 	if rerr := p.m.removeTemp(tmp); rerr != nil {
 		return rerr
 	}

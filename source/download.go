@@ -76,6 +76,9 @@ func (c *Client) Download(ctx context.Context, f resourcesync.Fetch, dst resourc
 		}
 	}
 	if err := x.run(); err != nil {
+		if rs.kept && errors.Is(err, resourcesync.ErrMismatch) {
+			_ = dst.Reset() // bytes known wrong are not kept for the next run
+		}
 		return resourcesync.Fetched{}, err
 	}
 	return out, nil
