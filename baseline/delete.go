@@ -170,3 +170,22 @@ func (r *run) deletionCandidates(ctx context.Context) (cands []candidate, stale 
 	}
 	return cands, stale, nil
 }
+
+// sweepPartials removes the partial downloads an earlier run kept for
+// paths of the set's tree that the list no longer names: they will never
+// be resumed. Whatever --delete says: they were never part of the mirror.
+func (r *run) sweepPartials() error {
+	n, err := r.d.Mirror.SweepPartials(func(rel string) (bool, error) {
+		if !r.roots.contains(rel) {
+			return true, nil // another set's
+		}
+		return r.listing.Has(rel)
+	})
+	if err != nil {
+		return fmt.Errorf("sweep partial downloads: %w: %w", resourcesync.ErrLocal, err)
+	}
+	if n > 0 {
+		r.d.Log.Info().Int("partials", n).Msg("removed the partial downloads of resources no longer listed")
+	}
+	return nil
+}

@@ -14,6 +14,9 @@ import (
 type Mirror interface {
 	transfer.Mirror
 	Walk(dir string, fn func(rel string, info fs.FileInfo) error) error
+	// SweepPartials removes the partial downloads kept for the paths
+	// wanted does not accept.
+	SweepPartials(wanted func(rel string) (bool, error)) (int, error)
 }
 
 // Store is the state.

@@ -65,6 +65,9 @@ func (r *run) run(ctx context.Context) error {
 	if err == nil && r.sum.ListComplete && !fresh {
 		err = r.deletePass(ctx)
 	}
+	if err == nil && r.sum.ListComplete && !r.opts.DryRun {
+		err = r.sweepPartials()
+	}
 	if err == nil && r.sum.ListComplete {
 		// Only now does the mirror reflect the list: a deletion the guard
 		// refused (or that failed) leaves the set without a new baseline

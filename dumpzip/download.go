@@ -79,6 +79,28 @@ func (s *fileSink) Write(b []byte) (int, error) {
 	return k, nil
 }
 
+// The Source's client resumes a package whose connection drops part way
+// with Range (source's resumer): the file keeps what it holds. Nothing is
+// offered across runs: the temp file goes with the run.
+func (s *fileSink) Partial() (int64, string)                { return 0, "" }
+func (s *fileSink) Keep(_, _ string) error                  { return nil }
+func (s *fileSink) ReadAt(p []byte, off int64) (int, error) { return s.f.ReadAt(p, off) }
+
+// Resume continues after the first n bytes written.
+func (s *fileSink) Resume(n int64) error {
+	if n > s.n {
+		return fmt.Errorf("resume %s at %d: only %d bytes held", s.f.Name(), n, s.n)
+	}
+	if err := s.f.Truncate(n); err != nil {
+		return fmt.Errorf("truncate %s: %w: %w", s.f.Name(), resourcesync.ErrLocal, err)
+	}
+	if _, err := s.f.Seek(n, io.SeekStart); err != nil {
+		return fmt.Errorf("seek %s: %w: %w", s.f.Name(), resourcesync.ErrLocal, err)
+	}
+	s.n = n
+	return nil
+}
+
 // Reset empties the file for a retried attempt.
 func (s *fileSink) Reset() error {
 	s.n = 0

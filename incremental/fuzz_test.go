@@ -117,6 +117,8 @@ func (m *fakeMirror) Put(rel string, _ time.Time, fill func(resourcesync.Sink) (
 	return t, nil
 }
 
+func (m *fakeMirror) DropPartial(string) error { return nil }
+
 func (m *fakeMirror) Publish(tickets []string) ([]error, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -191,8 +191,9 @@ func (m *Mirror) readMetaAny(file string) (partialMeta, bool) {
 
 // SweepPartials removes every partial download whose target wanted does
 // not accept, and those without a meta, and makes the removals durable;
-// it returns how many it removed. It needs the lock, and no Put running.
-func (m *Mirror) SweepPartials(wanted func(rel string) bool) (int, error) {
+// it returns how many it removed. An error of wanted stops it. It needs
+// the lock, and no Put running.
+func (m *Mirror) SweepPartials(wanted func(rel string) (bool, error)) (int, error) {
 	if m.readOnly {
 		return 0, nil
 	}
@@ -202,8 +203,14 @@ func (m *Mirror) SweepPartials(wanted func(rel string) bool) (int, error) {
 	}
 	n := 0
 	for _, p := range ps {
-		if p.Path != "" && wanted(p.Path) {
-			continue
+		if p.Path != "" {
+			keep, err := wanted(p.Path)
+			if err != nil {
+				return n, err
+			}
+			if keep {
+				continue
+			}
 		}
 		if err := m.removePartial(partialDir + "/" + p.name); err != nil {
 			return n, fmt.Errorf("sweep the partial download of %s: %w", p.Path, err)

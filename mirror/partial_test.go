@@ -116,7 +116,7 @@ func TestPartialsAreSwept(t *testing.T) {
 	if err := m.DropPartial("deleted"); err != nil {
 		t.Fatal(err)
 	}
-	n, err := m.SweepPartials(func(rel string) bool { return rel == "wanted" })
+	n, err := m.SweepPartials(func(rel string) (bool, error) { return rel == "wanted", nil })
 	if err != nil || n != 1 {
 		t.Fatalf("SweepPartials = %d, %v; want 1 swept", n, err)
 	}

@@ -327,9 +327,10 @@ func (p *pending) truncate(n int64) error {
 // and the validator they were fetched with (source's resumer).
 func (p *pending) Partial() (int64, string) { return p.offer, p.meta.Validator }
 
-// Resume continues after the first n bytes of the partial offered.
+// Resume continues after the first n bytes of the partial offered, or of
+// what this Put wrote (a body cut part way, continued by the next attempt).
 func (p *pending) Resume(n int64) error {
-	if p.done || n > p.offer {
+	if p.done || n > max(p.offer, p.written) {
 		return fmt.Errorf("resume %s at %d: %w", p.rel, n, fs.ErrInvalid)
 	}
 	if err := p.truncate(n); err != nil {

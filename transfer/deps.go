@@ -43,6 +43,8 @@ type Mirror interface {
 	Stat(rel string) (fs.FileInfo, error)
 	HashFile(rel string, algs []string) (resourcesync.Fixity, int64, error)
 	Remove(rel string) error
+	// DropPartial removes the partial download kept for rel, if any.
+	DropPartial(rel string) error
 }
 
 // Store is the state as the engine uses it.

@@ -43,6 +43,8 @@ func (m *fakeMirror) Put(rel string, _ time.Time, fill func(resourcesync.Sink) (
 	return t, nil
 }
 
+func (m *fakeMirror) DropPartial(string) error { return nil }
+
 func (m *fakeMirror) Publish(tickets []string) ([]error, error) {
 	if m.gate != nil {
 		<-m.gate

@@ -282,6 +282,13 @@ func (w *worker) open(ctx context.Context, u *Unit) (f Fetcher, fromSource bool,
 // holds is never removed, nor one this set never fetched.
 func (w *worker) delete(ctx context.Context, res result) (result, error) {
 	e, u := w.e, res.u
+	if !e.o.DryRun {
+		// A download an earlier run kept for the resource is no longer
+		// wanted, whatever becomes of the copy held.
+		if err := e.d.Mirror.DropPartial(u.Path); err != nil {
+			e.d.Log.Warn().Str("uri", u.URI).Err(err).Msg("cannot remove a partial download")
+		}
+	}
 	exists, err := w.regular(u.Path)
 	if err != nil {
 		return res, err

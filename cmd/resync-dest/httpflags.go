@@ -34,6 +34,7 @@ func httpFlags() []cli.Flag {
 		&cli.StringFlag{Name: "tpslimit", Value: "0", Usage: "at most `N` requests per second to each host, across all workers, documents included (0: no limit)", EnvVars: []string{"RESYNC_DEST_TPSLIMIT"}},
 		&cli.IntFlag{Name: "tpslimit-burst", Value: 1, Usage: "requests --tpslimit lets through at once", EnvVars: []string{"RESYNC_DEST_TPSLIMIT_BURST"}},
 		&cli.StringFlag{Name: "bwlimit", Value: "0", Usage: "read at most `RATE` bytes per second in all, such as 1M or 500K (0: no limit)", EnvVars: []string{"RESYNC_DEST_BWLIMIT"}},
+		&cli.StringFlag{Name: "resume-above", Value: "8MiB", Usage: "keep a download of at least `SIZE` (a resource or a dump package) that fails part way, and continue it with Range in this run and the next (0: never)", EnvVars: []string{"RESYNC_DEST_RESUME_ABOVE"}},
 		&cli.StringFlag{Name: "user-agent", Value: defaultUserAgent(), Usage: "the User-Agent of every request", EnvVars: []string{"RESYNC_DEST_USER_AGENT"}},
 	}
 }
@@ -91,6 +92,9 @@ type httpOptions struct {
 	tpsBurst  int
 	bwLimit   int64
 	userAgent string
+	// resumeAbove (--resume-above) is the size from which a download is
+	// resumed rather than restarted; 0: never.
+	resumeAbove int64
 }
 
 // limits bound the parse of every document: the size and entries of
@@ -147,6 +151,9 @@ func parseHTTPFlags(c flagValues) (httpOptions, error) {
 	if o.bwLimit, err = parseSize(c.String("bwlimit")); err != nil {
 		return o, usageErrorf("--bwlimit %q: want a rate in bytes per second such as 1M or 500K (0: no limit)", c.String("bwlimit"))
 	}
+	if o.resumeAbove, err = parseSize(c.String("resume-above")); err != nil || o.resumeAbove < 0 {
+		return o, usageErrorf("--resume-above %q: want a size such as 8MiB (0: never resume)", c.String("resume-above"))
+	}
 	if o.userAgent = strings.TrimSpace(c.String("user-agent")); o.userAgent == "" || strings.ContainsFunc(o.userAgent, func(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f }) {
 		return o, usageErrorf("--user-agent %q: want one line of text", c.String("user-agent"))
 	}
@@ -184,6 +191,7 @@ func newClient(start string, o httpOptions, d *deps) (*source.Client, error) {
 	if o.maxSize > 0 {
 		so.MaxResourceBytes = o.maxSize
 	}
+	so.ResumeAbove = o.resumeAbove
 	so.Logger = d.log.With().Str("component", "http").Logger()
 	c, err := source.New(so)
 	if err != nil {

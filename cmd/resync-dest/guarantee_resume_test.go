@@ -1,0 +1,205 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/resync-dest/resync-dest/fixtures"
+)
+
+// Issue 18, downloads that resume. One resource of 24 MiB, read at
+// --bwlimit 4M so that the run is killed (kill -9 of the real binary)
+// part way; the next run continues it with one Range request.
+
+const bigSize = 24 << 20
+
+// partialMeta is a kept download's meta, as the mirror writes it.
+type partialMeta struct {
+	Path, URL, Validator string
+	Bytes                int64
+}
+
+// partials reads the metas of the downloads kept in dest.
+func partials(t *testing.T, dest string) map[string]partialMeta {
+	t.Helper()
+	dir := filepath.Join(dest, ".resync-dest", "partial")
+	ents, _ := os.ReadDir(dir)
+	out := map[string]partialMeta{}
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		var m partialMeta
+		if err == nil && json.Unmarshal(b, &m) == nil {
+			out[strings.TrimSuffix(e.Name(), ".json")] = m
+		}
+	}
+	return out
+}
+
+// bigServed serves a Source of one resource of bigSize bytes.
+func bigServed(t *testing.T) (*fixtures.Source, *fixtures.Server, fixtures.ResourceInfo) {
+	t.Helper()
+	src, srv := served(t, func(s *fixtures.Spec) { s.Resources, s.SizeMin, s.SizeMax = 1, bigSize, bigSize })
+	return src, srv, src.Resources(0)[0]
+}
+
+// killMidDownload runs a baseline of dest, slowed down, and kills it with
+// SIGKILL once at least atLeast bytes of the resource are kept; it returns
+// the key of the partial and its meta.
+func killMidDownload(t *testing.T, srv *fixtures.Server, dest string, atLeast int64) (string, partialMeta) {
+	t.Helper()
+	p := startProc(t, nil, "baseline", "--dest", dest, "--bwlimit", "4M", "--progress", "never", srv.URL)
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		for key, m := range partials(t, dest) {
+			if m.Bytes >= atLeast {
+				if err := p.cmd.Process.Kill(); err != nil {
+					t.Fatal(err)
+				}
+				p.wait()
+				settle(t, srv)
+				return key, partials(t, dest)[key]
+			}
+		}
+		if p.exited() {
+			t.Fatalf("the baseline ended before %d bytes were kept:\n%s", atLeast, p.stderr.String())
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no %d bytes kept in 90 s", atLeast)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// assertNothingPublished checks that no file of the set is in the tree:
+// a download killed part way is never at its final path.
+func assertNothingPublished(t *testing.T, dest string) {
+	t.Helper()
+	filepath.WalkDir(dest, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() && d.Name() == ".resync-dest" {
+			return filepath.SkipDir
+		}
+		if err == nil && !d.IsDir() {
+			t.Errorf("%s is in the mirror after the kill", p)
+		}
+		return nil
+	})
+}
+
+func TestGuaranteeKill9MidDownloadResumes(t *testing.T) {
+	src, srv, big := bigServed(t)
+	dest := t.TempDir()
+	key, kept := killMidDownload(t, srv, dest, 8<<20)
+	assertNothingPublished(t, dest)
+	if kept.URL != big.URI || kept.Validator != big.ETag {
+		t.Errorf("kept %+v, want the URL %s and the ETag %s", kept, big.URI, big.ETag)
+	}
+	src.ResetCounts()
+	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+	c := src.Count(big.Path)
+	if c.Bodies != 1 || c.Ranged != 1 {
+		t.Errorf("the resume made %d requests for a body, %d of them ranged; want 1 ranged", c.Bodies, c.Ranged)
+	}
+	if c.Sent > bigSize-kept.Bytes {
+		t.Errorf("the resume sent %d bytes, want at most the %d not kept", c.Sent, bigSize-kept.Bytes)
+	}
+	assertMirrorIsSource(t, src, dest)
+	assertNoTempFiles(t, dest)
+	if left := partials(t, dest); len(left) != 0 {
+		t.Errorf("partials left after the resume: %v (the killed one was %s)", left, key)
+	}
+}
+
+// A partial of another version: the Source answers the stale If-Range
+// with the whole body, and the next run starts from zero.
+func TestGuaranteeResumeOfChangedResourceRestarts(t *testing.T) {
+	src, srv, big := bigServed(t)
+	dest := t.TempDir()
+	killMidDownload(t, srv, dest, 4<<20)
+	if err := src.Apply(src.At().Add(time.Minute), fixtures.Mutation{Kind: fixtures.Update, Path: big.Path}); err != nil {
+		t.Fatal(err)
+	}
+	src.ResetCounts()
+	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+	if c := src.Count(big.Path); c.Bodies != 1 || c.Ranged != 0 || c.Sent != bigSize {
+		t.Errorf("counts %+v; want one whole body of %d bytes", c, bigSize)
+	}
+	assertMirrorIsSource(t, src, dest)
+	if left := partials(t, dest); len(left) != 0 {
+		t.Errorf("partials left: %v", left)
+	}
+}
+
+// Bytes of a partial damaged on disk are caught by the hash over the whole
+// file, and the resource is fetched again whole; nothing wrong is
+// published.
+func TestGuaranteeCorruptPartialIsRefetched(t *testing.T) {
+	src, srv, big := bigServed(t)
+	dest := t.TempDir()
+	key, _ := killMidDownload(t, srv, dest, 4<<20)
+	f, err := os.OpenFile(filepath.Join(dest, ".resync-dest", "partial", key), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte("damaged"), 1000); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	src.ResetCounts()
+	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+	if c := src.Count(big.Path); c.Bodies != 2 || c.Ranged != 1 {
+		t.Errorf("counts %+v; want a ranged request, then the whole body", c)
+	}
+	assertMirrorIsSource(t, src, dest)
+	if left := partials(t, dest); len(left) != 0 {
+		t.Errorf("partials left: %v", left)
+	}
+}
+
+// The partial of a resource the Source deleted is swept by the next
+// baseline, which never asks for it.
+func TestGuaranteePartialOfDeletedResourceIsSwept(t *testing.T) {
+	src, srv, big := bigServed(t)
+	dest := t.TempDir()
+	killMidDownload(t, srv, dest, 4<<20)
+	if err := src.Apply(src.At().Add(time.Minute),
+		fixtures.Mutation{Kind: fixtures.Delete, Path: big.Path},
+		fixtures.Mutation{Kind: fixtures.Create, Path: "/dataset1/res/000/small.txt", Size: 1000},
+	); err != nil {
+		t.Fatal(err)
+	}
+	src.ResetCounts()
+	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+	if n := src.Requests(big.Path); n != 0 {
+		t.Errorf("%d requests for the deleted resource", n)
+	}
+	assertMirrorIsSource(t, src, dest)
+	if left := partials(t, dest); len(left) != 0 {
+		t.Errorf("the partial of the deleted resource is left: %v", left)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(dest, ".resync-dest", "partial")); len(ents) != 0 {
+		t.Errorf("files left in .resync-dest/partial: %v", ents)
+	}
+}
+
+// Within one run, a connection that drops mid-body is continued with
+// Range: the bytes received are not asked for again.
+func TestGuaranteeDroppedBodyResumesInRun(t *testing.T) {
+	src, srv, big := bigServed(t)
+	src.SetFault(big.Path, fixtures.Fault{Body: fixtures.Truncate, At: 10 << 20, Times: 1})
+	dest := t.TempDir()
+	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+	if c := src.Count(big.Path); c.Bodies != 2 || c.Ranged != 1 || c.Sent != bigSize {
+		t.Errorf("counts %+v; want two requests, the second ranged, %d bytes in all", c, bigSize)
+	}
+	assertMirrorIsSource(t, src, dest)
+	if left := partials(t, dest); len(left) != 0 {
+		t.Errorf("partials left: %v", left)
+	}
+}
