@@ -187,5 +187,14 @@ func (r *run) sweepPartials() error {
 	if n > 0 {
 		r.d.Log.Info().Int("partials", n).Msg("removed the partial downloads of resources no longer listed")
 	}
+	if r.packages != nil {
+		n, err := r.packages.SweepPartials()
+		if err != nil {
+			return fmt.Errorf("sweep partial packages: %w: %w", resourcesync.ErrLocal, err)
+		}
+		if n > 0 {
+			r.d.Log.Info().Int("partials", n).Msg("removed the partial downloads of packages the dump no longer names")
+		}
+	}
 	return nil
 }

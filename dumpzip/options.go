@@ -12,6 +12,11 @@ type Options struct {
 	// TempDir holds downloaded packages; "" means os.TempDir(). Its file
 	// system's free space is what the space checks look at.
 	TempDir string
+	// PartialDir keeps, across runs, a package whose download failed part
+	// way (a large one the Source's client resumes: --resume-above), for
+	// the next Download of its URL to continue; "" keeps none. It should
+	// be on TempDir's file system (a package moves there by rename).
+	PartialDir string
 	// MaxSize bounds one package: the bytes downloaded, the sum of the
 	// sizes its ZIP directory declares, and the bytes actually inflated
 	// from it (--max-dump-size).

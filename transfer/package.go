@@ -25,6 +25,8 @@ type Packages struct {
 	Log     zerolog.Logger
 
 	downloaded atomic.Int64
+	mu         sync.Mutex
+	urls       map[string]bool // of every package New made
 }
 
 // Downloaded counts the packages downloaded so far.
@@ -33,11 +35,30 @@ func (ps *Packages) Downloaded() int64 { return ps.downloaded.Load() }
 // New returns the package a dump entry describes, not yet downloaded. Its
 // manifest copy is the entry's rel="contents" link, if any.
 func (ps *Packages) New(ref *resourcesync.Entry) *Package {
+	ps.mu.Lock()
+	if ps.urls == nil {
+		ps.urls = map[string]bool{}
+	}
+	ps.urls[ref.Loc] = true
+	ps.mu.Unlock()
 	p := &Package{Ref: ref, ps: ps}
 	if l, ok := ref.Link(resourcesync.RelContents); ok {
 		p.CopyURL = resourcesync.Resolve(ref.Loc, l.Href)
 	}
 	return p
+}
+
+// SweepPartials removes the packages an earlier run kept part way
+// (Options.PartialDir) that are none of this run's: once the whole dump
+// was read, they will never be continued. Call it when no package is
+// being downloaded.
+func (ps *Packages) SweepPartials() (int, error) {
+	if ps.Options.PartialDir == "" {
+		return 0, nil
+	}
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	return dumpzip.SweepPartials(ps.Options.PartialDir, func(url string) bool { return ps.urls[url] })
 }
 
 // Package is one dump package shared by the units whose bytes it holds,

@@ -94,6 +94,9 @@ func baselineWorkerOptions(o syncOptions, d *deps, prog *resourcesync.Progress, 
 func runOptions(ro transfer.RunOptions, o syncOptions, d *deps, prog *resourcesync.Progress, scope *scopeReport) transfer.RunOptions {
 	ro.OutOfScope, ro.Condition = scope.add, scope.conds.add
 	ro.Dump.MaxSize = o.maxDumpSize
+	if !o.dryRun {
+		ro.Dump.PartialDir = packagePartials(o.dest)
+	}
 	ro.Limits = o.http.limits()
 	ro.Workers = o.workers
 	ro.DryRun = o.dryRun

@@ -10,6 +10,7 @@ import (
 
 	"github.com/resync-dest/resync-dest/agent"
 	"github.com/resync-dest/resync-dest/baseline"
+	"github.com/resync-dest/resync-dest/dumpzip"
 	"github.com/resync-dest/resync-dest/incremental"
 	"github.com/resync-dest/resync-dest/mirror"
 	"github.com/resync-dest/resync-dest/pgstate"
@@ -96,6 +97,12 @@ func openEnv(ctx context.Context, o syncOptions, d *deps) (*env, error) {
 			e.close()
 			return nil, fmt.Errorf("make %s: %w", e.tmpDir, err)
 		}
+		// Packages kept part way stay for this run to continue; what a
+		// kill left without its meta goes.
+		if _, err := dumpzip.SweepPartials(packagePartials(o.dest), func(string) bool { return true }); err != nil {
+			e.close()
+			return nil, fmt.Errorf("sweep partial packages: %w", err)
+		}
 	}
 	return e, nil
 }
@@ -164,4 +171,11 @@ func (e *env) agentDeps(d *deps) agent.Deps {
 func openReadOnlyEnv(ctx context.Context, o syncOptions, d *deps) (*env, error) {
 	o.dryRun = true
 	return openEnv(ctx, o, d)
+}
+
+// packagePartials is where dump packages downloaded part way are kept for
+// the next run (dumpzip.Options.PartialDir): beside .resync-dest/tmp, on
+// the mirror's file system.
+func packagePartials(dest string) string {
+	return filepath.Join(mirror.StateDirIn(dest), "partial-packages")
 }
