@@ -294,7 +294,9 @@ func (p *pending) checkpoint() error {
 // park ends a kept download that failed: its bytes stay for the next run.
 func (p *pending) park() error {
 	p.done = true
-	p.m.space.release(p.reserved)
+	// The bytes kept stay on the disk: only what was reserved beyond them
+	// is given back.
+	p.m.space.release(p.reserved - max(0, p.written-p.base))
 	p.reserved = 0
 	err := p.checkpoint()
 	if cerr := p.f.Close(); err == nil {

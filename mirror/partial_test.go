@@ -16,6 +16,7 @@ import (
 // (source's resumer).
 type resumable interface {
 	resourcesync.Sink
+	Reserve(n int64) error
 	Partial() (int64, string)
 	Resume(n int64) error
 	Keep(url, validator string) error
@@ -155,5 +156,41 @@ func TestCrashSweepKeepsPartials(t *testing.T) {
 	want := []string{partialKey("kept"), partialKey("kept") + ".json"}
 	if len(names) != 2 || names[0] != want[0] || names[1] != want[1] {
 		t.Errorf("after the crash sweep %s holds %v, want %v", partialDir, names, want)
+	}
+}
+
+// The bytes a partial holds are on the disk already: resuming it reserves
+// only the rest.
+func TestPartialCountsAgainstFreeSpace(t *testing.T) {
+	free := int64(6 << 20)
+	o := DefaultOptions()
+	o.MinFree = 1 << 20
+	o.FreeSpace = func() (int64, error) { return free, nil }
+	m, _ := openLocked(t, o)
+	if _, err := m.Put("big", time.Time{}, keepAndCut(bytes.Repeat([]byte("x"), 3<<20))); !errors.Is(err, errCut) {
+		t.Fatal(err)
+	}
+	free = 3 << 20 // 2 MiB usable: not the 5 MiB of the file, enough for its rest
+	_, err := m.Put("big", time.Time{}, func(s resourcesync.Sink) (bool, error) {
+		r := s.(resumable)
+		if err := r.Reserve(5 << 20); err != nil {
+			return false, err
+		}
+		n, _ := r.Partial()
+		if err := r.Resume(n); err != nil {
+			return false, err
+		}
+		_, err := r.Write(bytes.Repeat([]byte("y"), 2<<20))
+		return err == nil, err
+	})
+	if err != nil {
+		t.Fatalf("resuming a partial of 3 MiB of a 5 MiB file with 2 MiB free: %v", err)
+	}
+	free = 1 << 20
+	_, err = m.Put("other", time.Time{}, func(s resourcesync.Sink) (bool, error) {
+		return false, s.(resumable).Reserve(5 << 20)
+	})
+	if !errors.Is(err, ErrNoSpace) {
+		t.Errorf("a fresh 5 MiB file with 2 MiB free: %v, want ErrNoSpace", err)
 	}
 }

@@ -54,7 +54,13 @@ func bigServed(t *testing.T) (*fixtures.Source, *fixtures.Server, fixtures.Resou
 // the key of the partial and its meta.
 func killMidDownload(t *testing.T, srv *fixtures.Server, dest string, atLeast int64) (string, partialMeta) {
 	t.Helper()
-	p := startProc(t, nil, "baseline", "--dest", dest, "--bwlimit", "4M", "--progress", "never", srv.URL)
+	return killMidRun(t, srv, "baseline", dest, atLeast)
+}
+
+// killMidRun is killMidDownload for a run of the command verb.
+func killMidRun(t *testing.T, srv *fixtures.Server, verb, dest string, atLeast int64) (string, partialMeta) {
+	t.Helper()
+	p := startProc(t, nil, verb, "--dest", dest, "--bwlimit", "4M", "--progress", "never", srv.URL)
 	deadline := time.Now().Add(90 * time.Second)
 	for {
 		for key, m := range partials(t, dest) {
@@ -201,5 +207,29 @@ func TestGuaranteeDroppedBodyResumesInRun(t *testing.T) {
 	assertMirrorIsSource(t, src, dest)
 	if left := partials(t, dest); len(left) != 0 {
 		t.Errorf("partials left: %v", left)
+	}
+}
+
+// A change deleting a resource drops the partial an earlier run kept of
+// it, with or without --delete.
+func TestGuaranteeChangeDeletingAResourceDropsItsPartial(t *testing.T) {
+	src, srv := served(t, func(s *fixtures.Spec) { s.Resources = 3 })
+	dest := t.TempDir()
+	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+	const big = "/dataset1/res/000/big.bin"
+	if err := src.Apply(src.At().Add(time.Minute), fixtures.Mutation{Kind: fixtures.Create, Path: big, Size: bigSize}); err != nil {
+		t.Fatal(err)
+	}
+	killMidRun(t, srv, "incremental", dest, 4<<20)
+	if err := src.Apply(src.At().Add(time.Minute), fixtures.Mutation{Kind: fixtures.Delete, Path: big}); err != nil {
+		t.Fatal(err)
+	}
+	src.ResetCounts()
+	runCLI(t, args([]string{"incremental", "--dest", dest}, srv.URL)...).want(t, 0)
+	if n := src.Requests(big); n != 0 {
+		t.Errorf("%d requests for the deleted resource", n)
+	}
+	if left := partials(t, dest); len(left) != 0 {
+		t.Errorf("the partial of the deleted resource is left: %v", left)
 	}
 }
