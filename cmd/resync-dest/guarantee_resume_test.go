@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -231,5 +232,70 @@ func TestGuaranteeChangeDeletingAResourceDropsItsPartial(t *testing.T) {
 	}
 	if left := partials(t, dest); len(left) != 0 {
 		t.Errorf("the partial of the deleted resource is left: %v", left)
+	}
+}
+
+// packagePartialMetas reads the metas of the packages kept in dest.
+func packagePartialMetas(t *testing.T, dest string) []partialMeta {
+	t.Helper()
+	dir := packagePartials(dest)
+	ents, _ := os.ReadDir(dir)
+	var out []partialMeta
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		var m partialMeta
+		if err == nil && json.Unmarshal(b, &m) == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// A Resource Dump package killed part way (kill -9 of the real binary) is
+// completed by the next run with one Range request for the bytes not
+// kept, and its resources come from it, not from the Source.
+func TestGuaranteeKill9MidPackageResumes(t *testing.T) {
+	src, srv := served(t, func(s *fixtures.Spec) { s.Resources, s.SizeMin, s.SizeMax, s.DumpPackages = 1, bigSize, bigSize, 1 })
+	dest := t.TempDir()
+	p := startProc(t, nil, "baseline", "--dest", dest, "--via", "dump", "--bwlimit", "4M", "--progress", "never", srv.URL)
+	var kept partialMeta
+	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if ms := packagePartialMetas(t, dest); len(ms) == 1 && ms[0].Bytes >= 4<<20 {
+			break
+		}
+		if p.exited() || time.Now().After(deadline) {
+			t.Fatalf("no 4 MiB of the package kept:\n%s", p.stderr.String())
+		}
+	}
+	if err := p.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	p.wait()
+	settle(t, srv)
+	kept = packagePartialMetas(t, dest)[0]
+	assertNothingPublished(t, dest)
+	u, err := url.Parse(kept.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgPath := u.Path
+	src.ResetCounts()
+	runCLI(t, args([]string{"baseline", "--dest", dest, "--via", "dump"}, srv.URL)...).want(t, 0)
+	c := src.Count(pkgPath)
+	if c.Bodies != 1 || c.Ranged != 1 {
+		t.Errorf("package %s: %+v; want one ranged request", pkgPath, c)
+	}
+	if c.Sent > int64(bigSize)+1<<20-kept.Bytes {
+		t.Errorf("the resume sent %d bytes of the package, %d were kept", c.Sent, kept.Bytes)
+	}
+	if n := src.ResourceBodies(); n != 0 {
+		t.Errorf("%d resources fetched from the Source; the package holds them", n)
+	}
+	assertMirrorIsSource(t, src, dest)
+	if ents, _ := os.ReadDir(packagePartials(dest)); len(ents) != 0 {
+		t.Errorf("files left in %s: %v", packagePartials(dest), ents)
 	}
 }
