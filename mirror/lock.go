@@ -104,6 +104,10 @@ func (m *Mirror) lockExclusive() (*os.File, error) {
 		f.Close()
 		return nil, err
 	}
+	if err := m.loadPartialKeys(); err != nil {
+		f.Close()
+		return nil, err
+	}
 	return f, nil
 }
 

@@ -64,6 +64,10 @@ type Mirror struct {
 	// dirsOK are directories checked to be real directories in this tree
 	// (see parents).
 	dirsOK sync.Map
+	// partialKeys are the keys of the partial downloads kept in
+	// partialDir (partial.go), read when the lock is taken, so that a Put
+	// looks for one without a system call.
+	partialKeys sync.Map
 
 	dirtyMu sync.Mutex
 	dirty   map[string]struct{} // directories with changes not yet durable

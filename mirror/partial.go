@@ -83,9 +83,31 @@ func (m *Mirror) writeMeta(file string, meta partialMeta) error {
 	return err
 }
 
+// loadPartialKeys learns which partials are kept, when the lock is taken.
+func (m *Mirror) loadPartialKeys() error {
+	m.partialKeys.Clear()
+	ents, err := m.fsys.ReadDir(partialDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("list partial downloads: %w", err)
+	}
+	for _, e := range ents {
+		if !strings.Contains(e.Name(), ".") {
+			m.partialKeys.Store(e.Name(), struct{}{})
+		}
+	}
+	return nil
+}
+
 // openPartial opens rel's partial, if one is kept, for a Put: it returns
 // nil when there is none (or none usable, which is removed).
 func (m *Mirror) openPartial(rel string) (f File, meta partialMeta, size int64) {
+	key := partialKey(rel)
+	if _, ok := m.partialKeys.Load(key); !ok {
+		return nil, partialMeta{}, 0
+	}
 	file := partialFile(rel)
 	meta, ok := m.readMeta(file, rel)
 	if !ok {
@@ -113,6 +135,7 @@ func (m *Mirror) openPartial(rel string) (f File, meta partialMeta, size int64) 
 
 // removePartial removes a partial file and its meta.
 func (m *Mirror) removePartial(file string) error {
+	m.partialKeys.Delete(path.Base(file))
 	var errs []error
 	for _, name := range []string{file + ".json", file + ".json.tmp", file} {
 		if err := m.fsys.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -130,7 +153,7 @@ func (m *Mirror) DropPartial(rel string) error {
 	if m.readOnly {
 		return nil
 	}
-	if _, err := m.fsys.Lstat(partialDir); err != nil {
+	if _, ok := m.partialKeys.Load(partialKey(rel)); !ok {
 		return nil
 	}
 	if err := m.removePartial(partialFile(rel)); err != nil {
@@ -270,6 +293,7 @@ func (p *pending) keep(url, validator string) error {
 		}
 		m.markDirty(path.Dir(p.tmp))
 		p.tmp = file
+		m.partialKeys.Store(partialKey(p.rel), struct{}{})
 	}
 	p.meta = partialMeta{Path: p.rel, URL: url, Validator: validator}
 	p.kept = true
@@ -335,6 +359,7 @@ func (p *pending) unpark() error {
 		}
 		_ = m.fsys.Remove(p.tmp + ".json")
 		m.markDirty(partialDir)
+		m.partialKeys.Delete(path.Base(p.tmp))
 		p.tmp, p.kept = tmp, false
 		return nil
 	}

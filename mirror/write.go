@@ -409,6 +409,7 @@ func (p *pending) discard() error {
 	p.tmp = ""
 	if strings.HasPrefix(tmp, partialDir+"/") {
 		_ = p.m.fsys.Remove(tmp + ".json")
+		p.m.partialKeys.Delete(path.Base(tmp))
 	}
 	if rerr := p.m.removeTemp(tmp); rerr != nil {
 		return rerr
