@@ -120,7 +120,10 @@ func (s *fileSink) Write(b []byte) (int, error) {
 
 // park keeps a failed download for the next run.
 func (s *fileSink) park() error {
-	err := s.checkpoint()
+	var err error
+	if s.offer == 0 {
+		err = s.checkpoint()
+	} // else the partial offered was not touched (the request failed first): its meta holds
 	return errors.Join(err, s.f.Close())
 }
 

@@ -322,7 +322,10 @@ func (p *pending) park() error {
 	// is given back.
 	p.m.space.release(p.reserved - max(0, p.written-p.base))
 	p.reserved = 0
-	err := p.checkpoint()
+	var err error
+	if p.offer == 0 {
+		err = p.checkpoint()
+	} // else the partial offered was not touched (the request failed first): its meta holds
 	if cerr := p.f.Close(); err == nil {
 		err = cerr
 	}

@@ -194,3 +194,30 @@ func TestPartialCountsAgainstFreeSpace(t *testing.T) {
 		t.Errorf("a fresh 5 MiB file with 2 MiB free: %v, want ErrNoSpace", err)
 	}
 }
+
+// A run whose request fails before a byte arrives (the Source down) keeps
+// the partial it was offered, whole.
+func TestPartialSurvivesAFailureBeforeResume(t *testing.T) {
+	m, _ := openLocked(t, DefaultOptions())
+	if _, err := m.Put("big", time.Time{}, keepAndCut(bytes.Repeat([]byte("x"), 2<<20))); !errors.Is(err, errCut) {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := m.Put("big", time.Time{}, func(resourcesync.Sink) (bool, error) { return false, errCut }); !errors.Is(err, errCut) {
+			t.Fatal(err)
+		}
+	}
+	ps, _ := m.Partials()
+	if len(ps) != 1 || ps[0].Bytes != 2<<20 {
+		t.Fatalf("partials %+v, want big's 2 MiB", ps)
+	}
+	_, err := m.Put("big", time.Time{}, func(s resourcesync.Sink) (bool, error) {
+		if n, _ := s.(resumable).Partial(); n != 2<<20 {
+			t.Errorf("offered %d bytes, want 2 MiB", n)
+		}
+		return false, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
