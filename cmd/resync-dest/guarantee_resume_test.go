@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -298,4 +299,41 @@ func TestGuaranteeKill9MidPackageResumes(t *testing.T) {
 	if ents, _ := os.ReadDir(packagePartials(dest)); len(ents) != 0 {
 		t.Errorf("files left in %s: %v", packagePartials(dest), ents)
 	}
+}
+
+// SIGTERM twice (stop, then exit at once) mid-download keeps the partial
+// too: the next run continues it with one Range request.
+func TestGuaranteeSignalMidDownloadResumes(t *testing.T) {
+	src, srv, big := bigServed(t)
+	dest := t.TempDir()
+	p := startProc(t, nil, "baseline", "--dest", dest, "--bwlimit", "4M", "--progress", "never", srv.URL)
+	waitUntil(t, "4 MiB are kept", func() bool {
+		for _, m := range partials(t, dest) {
+			if m.Bytes >= 4<<20 {
+				return true
+			}
+		}
+		return p.exited()
+	})
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	waitUntil(t, "the first signal is acknowledged", func() bool {
+		return strings.Contains(p.stderr.String(), "send it again") || p.exited()
+	})
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	p.wantExit(t, exitSIGTERM)
+	settle(t, srv)
+	assertNothingPublished(t, dest)
+	var kept partialMeta
+	for _, m := range partials(t, dest) {
+		kept = m
+	}
+	if kept.Bytes < 4<<20 {
+		t.Fatalf("kept %+v after the signals, want at least 4 MiB", kept)
+	}
+	src.ResetCounts()
+	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+	if c := src.Count(big.Path); c.Bodies != 1 || c.Ranged != 1 || c.Sent != bigSize-kept.Bytes {
+		t.Errorf("counts %+v; want one ranged request for the %d bytes not kept", c, bigSize-kept.Bytes)
+	}
+	assertMirrorIsSource(t, src, dest)
 }
