@@ -116,3 +116,20 @@ func FuzzParseOrigin(f *testing.F) {
 		}
 	})
 }
+
+// FuzzContentRange checks that an accepted Content-Range is a range that
+// can be: first <= last, within its total when one is given.
+func FuzzContentRange(f *testing.F) {
+	for _, s := range []string{"bytes 100-199/200", "bytes 0-0/*", "bytes 5-4/10", "bytes -1-3/4", "bytes 1-2/2", "items 0-1/2", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		first, last, total, err := contentRange(s)
+		if err != nil {
+			return
+		}
+		if first < 0 || last < first || (total != -1 && total <= last) {
+			t.Fatalf("contentRange(%q) = %d, %d, %d", s, first, last, total)
+		}
+	})
+}
