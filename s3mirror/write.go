@@ -197,3 +197,11 @@ func (m *Mirror) Remove(rel string) error {
 	}
 	return nil
 }
+
+// DropPartial does nothing: a Mirror in an object store keeps no partial
+// download for the next run (its staged files go with the run, and a
+// download into one starts again from zero when it fails).
+func (m *Mirror) DropPartial(string) error { return nil }
+
+// SweepPartials does nothing, for the same reason, and removes none.
+func (m *Mirror) SweepPartials(func(rel string) (bool, error)) (int, error) { return 0, nil }
