@@ -9,6 +9,7 @@ import (
 	"github.com/resync-dest/resync-dest/agent"
 	"github.com/resync-dest/resync-dest/baseline"
 	"github.com/resync-dest/resync-dest/resourcesync"
+	"github.com/resync-dest/resync-dest/s3mirror"
 	"github.com/resync-dest/resync-dest/transfer"
 )
 
@@ -94,7 +95,8 @@ func baselineWorkerOptions(o syncOptions, d *deps, prog *resourcesync.Progress, 
 func runOptions(ro transfer.RunOptions, o syncOptions, d *deps, prog *resourcesync.Progress, scope *scopeReport) transfer.RunOptions {
 	ro.OutOfScope, ro.Condition = scope.add, scope.conds.add
 	ro.Dump.MaxSize = o.maxDumpSize
-	if !o.dryRun {
+	if !o.dryRun && !s3mirror.IsURL(o.dest) {
+		// Kept in the mirror's directory; a bucket mirror keeps none.
 		ro.Dump.PartialDir = packagePartials(o.dest)
 	}
 	ro.Limits = o.http.limits()
