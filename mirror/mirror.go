@@ -78,6 +78,11 @@ type Mirror struct {
 	stageMu sync.Mutex
 	staged  map[string]*stagedFile   // by ticket
 	byRel   map[string][]*stagedFile // the uncancelled ones, by target
+	// targetMu orders a rename against the cancellation of its target's
+	// staged files by Remove (see rename), one lock per stripe of targets:
+	// stageMu is not held across the rename syscall, which under load
+	// waits on the directory, so the workers' Put and Remove go on.
+	targetMu [64]sync.Mutex
 
 	lockMu   sync.Mutex
 	holding  bool     // a session (write or read-only) is open

@@ -8,6 +8,7 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"sync"
 	"syscall"
 )
 
@@ -50,6 +51,8 @@ func (m *Mirror) unindex(s *stagedFile) {
 // cancelStaged cancels the files staged for rel and removes their temp
 // files; it returns how many it cancelled.
 func (m *Mirror) cancelStaged(rel string) (int, error) {
+	mu := m.target(rel)
+	mu.Lock()
 	m.stageMu.Lock()
 	list := m.byRel[rel]
 	delete(m.byRel, rel)
@@ -57,6 +60,7 @@ func (m *Mirror) cancelStaged(rel string) (int, error) {
 		s.cancelled = true
 	}
 	m.stageMu.Unlock()
+	mu.Unlock()
 	var errs []error
 	for _, s := range list {
 		if err := m.removeTemp(s.tmp); err != nil {
@@ -217,25 +221,35 @@ func syncFSUnavailable(err error) bool {
 	return errors.Is(err, syscall.ENOSYS) || errors.Is(err, syscall.EOPNOTSUPP)
 }
 
-// rename publishes one staged file. Holding stageMu across the rename
-// orders it against Remove's cancellation: either the rename happens
-// first and Remove deletes the published file, or Remove cancels first and
-// nothing is renamed.
+// rename publishes one staged file. Holding its target's lock across the
+// rename orders it against Remove's cancellation: either the rename
+// happens first and Remove deletes the published file, or Remove cancels
+// first and nothing is renamed.
 func (m *Mirror) rename(t string) error {
 	m.stageMu.Lock()
 	s := m.staged[t]
+	m.stageMu.Unlock()
 	if s == nil {
-		m.stageMu.Unlock()
 		return unknownTicket(t)
+	}
+	mu := m.target(s.rel)
+	mu.Lock()
+	m.stageMu.Lock()
+	if m.staged[t] != s {
+		m.stageMu.Unlock()
+		mu.Unlock()
+		return unknownTicket(t) // discarded meanwhile
 	}
 	delete(m.staged, t)
 	if s.cancelled {
 		m.stageMu.Unlock()
+		mu.Unlock()
 		return fmt.Errorf("publish %s: %w", s.rel, ErrSuperseded)
 	}
 	m.unindex(s)
-	err := m.fsys.Rename(s.tmp, s.rel)
 	m.stageMu.Unlock()
+	err := m.fsys.Rename(s.tmp, s.rel)
+	mu.Unlock()
 	if err == nil {
 		m.pending.Add(-1)
 		m.markDirty(path.Dir(s.rel))
@@ -352,4 +366,13 @@ func (m *Mirror) syncDirty() error {
 		errs = append(errs, fmt.Errorf("sync directory %s: %w", d, err))
 	}
 	return errors.Join(errs...)
+}
+
+// target returns the lock of rel's stripe (see Mirror.targetMu).
+func (m *Mirror) target(rel string) *sync.Mutex {
+	h := uint32(2166136261) // FNV-1a
+	for i := 0; i < len(rel); i++ {
+		h = (h ^ uint32(rel[i])) * 16777619
+	}
+	return &m.targetMu[h%uint32(len(m.targetMu))]
 }
