@@ -83,6 +83,11 @@ type Mirror struct {
 	// stageMu is not held across the rename syscall, which under load
 	// waits on the directory, so the workers' Put and Remove go on.
 	targetMu [64]sync.Mutex
+	// gen is the generation of the files staged now: each Sync starts a
+	// new one; synced is the last generation whose data a Sync made
+	// durable (see Sync and Place). gen is guarded by stageMu.
+	gen    uint64
+	synced atomic.Uint64
 
 	lockMu   sync.Mutex
 	holding  bool     // a session (write or read-only) is open
@@ -126,6 +131,7 @@ func Open(dest string, opts Options) (*Mirror, error) {
 		dirty:  make(map[string]struct{}),
 		staged: make(map[string]*stagedFile),
 		byRel:  make(map[string][]*stagedFile),
+		gen:    1,
 	}
 	if m.now == nil {
 		m.now = time.Now

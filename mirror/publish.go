@@ -16,6 +16,7 @@ import (
 // waiting for Publish. Its ticket is the temp file's name.
 type stagedFile struct {
 	rel, tmp string
+	gen      uint64 // the Mirror's gen when it was staged
 	// cancelled: Remove deleted the target after the file was staged and
 	// removed the temp file (or left it to the sweep, if that failed).
 	cancelled bool
@@ -29,7 +30,7 @@ func (m *Mirror) stage(p *pending, session uint64) bool {
 	if m.writeSession.Load() != session {
 		return false
 	}
-	s := &stagedFile{rel: p.rel, tmp: p.tmp}
+	s := &stagedFile{rel: p.rel, tmp: p.tmp, gen: m.gen}
 	m.staged[p.tmp] = s
 	m.byRel[p.rel] = append(m.byRel[p.rel], s)
 	return true
@@ -332,13 +333,7 @@ func (m *Mirror) SyncDirs() error {
 
 // syncDirty is SyncDirs; the caller holds pubMu.
 func (m *Mirror) syncDirty() error {
-	m.dirtyMu.Lock()
-	dirs := make([]string, 0, len(m.dirty))
-	for d := range m.dirty {
-		dirs = append(dirs, d)
-	}
-	clear(m.dirty)
-	m.dirtyMu.Unlock()
+	dirs := m.takeDirty()
 	if len(dirs) == 0 {
 		return nil
 	}
@@ -355,6 +350,12 @@ func (m *Mirror) syncDirty() error {
 		}
 		m.noSyncFS.Store(true)
 	}
+	return m.syncDirList(dirs)
+}
+
+// syncDirList fsyncs each of dirs, where syncfs is unavailable; those
+// that fail stay dirty.
+func (m *Mirror) syncDirList(dirs []string) error {
 	sort.Strings(dirs)
 	var errs []error
 	for _, d := range dirs {
@@ -375,4 +376,16 @@ func (m *Mirror) target(rel string) *sync.Mutex {
 		h = (h ^ uint32(rel[i])) * 16777619
 	}
 	return &m.targetMu[h%uint32(len(m.targetMu))]
+}
+
+// takeDirty returns the dirty directories and clears the set.
+func (m *Mirror) takeDirty() []string {
+	m.dirtyMu.Lock()
+	defer m.dirtyMu.Unlock()
+	dirs := make([]string, 0, len(m.dirty))
+	for d := range m.dirty {
+		dirs = append(dirs, d)
+	}
+	clear(m.dirty)
+	return dirs
 }

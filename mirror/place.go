@@ -1,0 +1,132 @@
+package mirror
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+)
+
+// Sync and Place split Publish for a writer that pipelines its group
+// commits: each flush calls Sync once, which makes durable both the data
+// of the files it is about to Place and the renames (and removals) of the
+// flush before, whose batch it may then record. One barrier per batch
+// instead of Publish's two.
+
+// Sync makes durable, with one syncfs of the mirror's file system, the
+// data of every file staged so far, and every rename by Place or Publish,
+// every removal by Remove and every directory made or pruned so far.
+// Where syncfs is unavailable (ENOSYS, EOPNOTSUPP), each file staged since
+// the last Sync and then each changed directory is fsynced instead. On
+// failure nothing may be recorded as durable; the files stay staged and
+// the directories dirty, so the next Sync tries again. Sync on a read-only
+// Mirror does nothing. Calls are serialised with Place, Publish and
+// SyncDirs; it is safe for concurrent use with Put, Remove and Discard.
+func (m *Mirror) Sync() error {
+	if m.readOnly {
+		return nil
+	}
+	m.pubMu.Lock()
+	defer m.pubMu.Unlock()
+	m.stageMu.Lock()
+	g := m.gen // files staged from now on are of the next generation
+	m.gen++
+	m.stageMu.Unlock()
+	dirs := m.takeDirty()
+	if !m.noSyncFS.Load() {
+		err := m.fsys.SyncFS()
+		if err == nil {
+			m.synced.Store(g)
+			return nil
+		}
+		if !syncFSUnavailable(err) {
+			m.remarkDirty(dirs)
+			return fmt.Errorf("sync the file system of %s: %w", m.dest, err)
+		}
+		m.noSyncFS.Store(true)
+	}
+	for _, tmp := range m.stagedSince(m.synced.Load(), g) {
+		// One that vanished was cancelled or discarded meanwhile.
+		if err := m.syncFile(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			m.remarkDirty(dirs)
+			return fmt.Errorf("sync %s: %w", tmp, err)
+		}
+	}
+	m.synced.Store(g)
+	return m.syncDirList(dirs)
+}
+
+// Place renames the staged files tickets into place, in the order given
+// (of two tickets for one target, the last wins), and returns one error
+// per ticket, as Publish's second step does (ErrPathConflict,
+// ErrSuperseded, fs.ErrInvalid; a failed ticket is consumed and the
+// previous version of its target stays). A ticket whose data no Sync has
+// made durable yet (staged after the last one began) is fsynced first:
+// nothing is renamed into place before its bytes are durable. The renames
+// are durable only once the next Sync returns: record them after it, never
+// before. Placing on a read-only Mirror fails with ErrReadOnly.
+func (m *Mirror) Place(tickets []string) []error {
+	errs := make([]error, len(tickets))
+	if m.readOnly {
+		for i := range errs {
+			errs[i] = fmt.Errorf("publish: %w", ErrReadOnly)
+		}
+		return errs
+	}
+	m.pubMu.Lock()
+	defer m.pubMu.Unlock()
+	live := m.resolve(tickets, errs)
+	if len(live) == 0 {
+		return errs
+	}
+	m.syncLate(tickets, live, errs)
+	m.recheckDirs(tickets, live)
+	for _, i := range live {
+		if errs[i] == nil {
+			errs[i] = m.rename(tickets[i])
+		}
+	}
+	return errs
+}
+
+// syncLate fsyncs the files of tickets[live] staged after the last Sync
+// began; one that cannot be made durable is discarded and gets its error.
+func (m *Mirror) syncLate(tickets []string, live []int, errs []error) {
+	synced := m.synced.Load()
+	var late []int
+	m.stageMu.Lock()
+	for _, i := range live {
+		if s := m.staged[tickets[i]]; s != nil && s.gen > synced {
+			late = append(late, i)
+		}
+	}
+	m.stageMu.Unlock()
+	for _, i := range late {
+		err := m.syncFile(tickets[i])
+		if err == nil || errors.Is(err, fs.ErrNotExist) { // cancelled meanwhile: rename says so
+			continue
+		}
+		errs[i] = fmt.Errorf("publish %s: make its data durable: %w", tickets[i], err)
+		if derr := m.Discard(tickets[i]); derr != nil {
+			errs[i] = errors.Join(errs[i], derr)
+		}
+	}
+}
+
+// stagedSince returns the temp files staged in generations (after, upto].
+func (m *Mirror) stagedSince(after, upto uint64) []string {
+	m.stageMu.Lock()
+	defer m.stageMu.Unlock()
+	var tmps []string
+	for _, s := range m.staged {
+		if !s.cancelled && s.gen > after && s.gen <= upto {
+			tmps = append(tmps, s.tmp)
+		}
+	}
+	return tmps
+}
+
+func (m *Mirror) remarkDirty(dirs []string) {
+	for _, d := range dirs {
+		m.markDirty(d)
+	}
+}
