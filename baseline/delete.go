@@ -94,7 +94,7 @@ func (r *run) deletePass(ctx context.Context) error {
 	if b.Empty() {
 		return nil
 	}
-	if _, err := r.d.Mirror.Publish(nil); err != nil {
+	if err := r.d.Mirror.Sync(); err != nil {
 		return fmt.Errorf("make deletions durable: %w: %w", resourcesync.ErrLocal, err)
 	}
 	if err := r.d.Store.Commit(ctx, r.set.ID, &b); err != nil {

@@ -119,7 +119,10 @@ func (m *fakeMirror) Put(rel string, _ time.Time, fill func(resourcesync.Sink) (
 
 func (m *fakeMirror) DropPartial(string) error { return nil }
 
-func (m *fakeMirror) Publish(tickets []string) ([]error, error) {
+// Sync has nothing to make durable in memory.
+func (m *fakeMirror) Sync() error { return nil }
+
+func (m *fakeMirror) Place(tickets []string) []error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	errs := make([]error, len(tickets))
@@ -132,7 +135,7 @@ func (m *fakeMirror) Publish(tickets []string) ([]error, error) {
 		m.files[sf.rel] = sf.b
 		delete(m.staged, t)
 	}
-	return errs, nil
+	return errs
 }
 
 func (m *fakeMirror) Remove(rel string) error {

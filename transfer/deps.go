@@ -25,9 +25,12 @@ type Stager interface {
 
 // Publisher makes staged files (and removals) durable.
 type Publisher interface {
-	// Publish renames staged files into place durably, returning one error
-	// per ticket and a fatal error when durability failed.
-	Publish(tickets []string) ([]error, error)
+	// Sync makes durable, in one barrier, the data of every file staged
+	// so far and every rename and removal made so far; an error is fatal.
+	Sync() error
+	// Place renames staged files into place, returning one error per
+	// ticket; the renames are durable once the next Sync returns.
+	Place(tickets []string) []error
 }
 
 // Committer records a batch in one transaction.

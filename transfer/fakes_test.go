@@ -9,18 +9,19 @@ import (
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
-// fakeMirror stages files in memory. Publish can be made to block (gate)
-// or fail, per ticket or as a whole.
+// fakeMirror stages files in memory. Sync can be made to block (gate) or
+// fail; Place can fail per ticket.
 type fakeMirror struct {
 	mu        sync.Mutex
 	n         int
 	staged    map[string]string // ticket -> rel
-	published []string          // rels, in publish order
-	calls     [][]string        // tickets of each Publish call
+	published []string          // rels, in the order placed
+	calls     [][]string        // tickets of each Place call
+	syncs     int               // Sync calls
 	ticketErr map[string]error  // by rel
 	fatal     error
 	putErr    error
-	gate      chan struct{} // when set, each Publish waits for a value
+	gate      chan struct{} // when set, each Sync waits for a value
 }
 
 func newFakeMirror() *fakeMirror {
@@ -45,16 +46,20 @@ func (m *fakeMirror) Put(rel string, _ time.Time, fill func(resourcesync.Sink) (
 
 func (m *fakeMirror) DropPartial(string) error { return nil }
 
-func (m *fakeMirror) Publish(tickets []string) ([]error, error) {
+func (m *fakeMirror) Sync() error {
 	if m.gate != nil {
 		<-m.gate
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.syncs++
+	return m.fatal
+}
+
+func (m *fakeMirror) Place(tickets []string) []error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.calls = append(m.calls, append([]string(nil), tickets...))
-	if m.fatal != nil {
-		return nil, m.fatal
-	}
 	errs := make([]error, len(tickets))
 	for i, t := range tickets {
 		rel := m.staged[t]
@@ -64,7 +69,7 @@ func (m *fakeMirror) Publish(tickets []string) ([]error, error) {
 		}
 		m.published = append(m.published, rel)
 	}
-	return errs, nil
+	return errs
 }
 
 // memSink is a Sink in memory.

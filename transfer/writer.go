@@ -59,14 +59,30 @@ func DefaultWriterOptions() WriterOptions {
 }
 
 // Writer is the single goroutine that makes results durable: it publishes
-// staged files (one durability barrier for many files), then records their
-// batch in one state transaction. Flushes overlap with the workers: while
-// one runs, items keep arriving and form the next batch (group commit).
+// staged files, then records their batch in one state transaction.
+// Flushes overlap with the workers: while one runs, items keep arriving
+// and form the next batch (group commit). Flushes are pipelined so that
+// each costs one durability barrier (Publisher.Sync), not two: flush k
+// syncs - the data of batch k's staged files, batch k-1's renames and
+// every removal before it - then records batch k-1 and renames batch k's
+// files into place; batch k is recorded by flush k+1, after the Sync
+// that makes its renames durable. A batch with no file to rename is
+// recorded in the flush that syncs it.
 type Writer struct {
 	m     Publisher
 	s     Committer
 	setID int64
 	o     WriterOptions
+	// placed is the batch whose files the last flush renamed into place,
+	// not yet known durable nor recorded. Only flushes, one at a time,
+	// touch it.
+	placed *placed
+}
+
+// placed is a batch renamed into place, with each item's Place error.
+type placed struct {
+	items []Item
+	errs  []error
 }
 
 // NewWriter returns a writer for one set.
@@ -108,6 +124,18 @@ func (w *Writer) Run(ctx context.Context, in <-chan Item) error {
 		flushing = make(chan error, 1)
 		go func() { flushing <- w.flush(context.WithoutCancel(ctx), b) }()
 	}
+	// finish flushes the rest, then records the batch placed last.
+	finish := func() error {
+		if flushing != nil {
+			if err := <-flushing; err != nil {
+				return err
+			}
+		}
+		if err := w.flush(context.WithoutCancel(ctx), batch); err != nil {
+			return err
+		}
+		return w.drain(context.WithoutCancel(ctx))
+	}
 	for {
 		// Backpressure: a full batch waits for the running flush.
 		src = in
@@ -117,12 +145,7 @@ func (w *Writer) Run(ctx context.Context, in <-chan Item) error {
 		select {
 		case it, ok := <-src:
 			if !ok {
-				if flushing != nil {
-					if err := <-flushing; err != nil {
-						return err
-					}
-				}
-				return w.flush(context.WithoutCancel(ctx), batch)
+				return finish()
 			}
 			batch = append(batch, it)
 			if flushing == nil && len(batch) >= w.o.MinBatch {
@@ -137,44 +160,101 @@ func (w *Writer) Run(ctx context.Context, in <-chan Item) error {
 				start()
 			}
 		case <-tick.C:
-			if flushing == nil && len(batch) > 0 && time.Since(last) >= w.o.Interval {
+			// A placed batch waits for the next flush; when no items come,
+			// the interval starts one for it.
+			if flushing == nil && (len(batch) > 0 || w.placed != nil) && time.Since(last) >= w.o.Interval {
 				start()
 			}
 		case <-ctx.Done():
-			if flushing != nil {
-				<-flushing
-			}
-			_ = w.flush(context.WithoutCancel(ctx), batch)
+			_ = finish()
 			return ctx.Err()
 		}
 	}
 }
 
-// flush publishes the batch's staged files, then records it.
+// flush makes durable what items need and records what is durable: the
+// batch placed by the flush before, and items unless they have files to
+// rename, which are placed and recorded by the next flush (or drain).
 func (w *Writer) flush(ctx context.Context, items []Item) error {
-	if len(items) == 0 {
+	prev := w.placed
+	if len(items) == 0 && prev == nil {
 		return nil
 	}
-	pubErrs := make([]error, len(items))
-	if !w.o.DryRun {
-		var tickets []string
-		var at []int
-		for i, it := range items {
-			if it.Ticket != "" {
-				tickets = append(tickets, it.Ticket)
-				at = append(at, i)
-			}
-		}
-		if len(tickets) > 0 || hasRemovals(items) {
-			errs, err := w.m.Publish(tickets)
-			if err != nil {
-				return fmt.Errorf("make %d files durable: %w: %w", len(tickets), resourcesync.ErrLocal, err)
-			}
-			for k, e := range errs {
-				pubErrs[at[k]] = e
-			}
+	if w.o.DryRun {
+		return w.record(ctx, items, make([]error, len(items)))
+	}
+	var tickets []string
+	var at []int
+	for i, it := range items {
+		if it.Ticket != "" {
+			tickets = append(tickets, it.Ticket)
+			at = append(at, i)
 		}
 	}
+	if prev == nil && len(tickets) == 0 && !hasRemovals(items) {
+		return w.record(ctx, items, make([]error, len(items))) // nothing to make durable
+	}
+	w.placed = nil
+	if err := w.m.Sync(); err != nil {
+		return fmt.Errorf("make %d files durable: %w: %w", len(tickets)+placedFiles(prev), resourcesync.ErrLocal, err)
+	}
+	if len(tickets) == 0 {
+		if prev == nil {
+			return w.record(ctx, items, make([]error, len(items)))
+		}
+		return w.record(ctx, append(prev.items, items...), append(prev.errs, make([]error, len(items))...))
+	}
+	// The batch before is recorded first, then this one's files are
+	// renamed: a run killed right after a commit leaves no file in place
+	// that the state does not hold yet, as it did with one Publish per
+	// batch (a resume counts what it fetches again the same way).
+	if prev != nil {
+		if err := w.record(ctx, prev.items, prev.errs); err != nil {
+			return err
+		}
+	}
+	placeErrs := w.m.Place(tickets)
+	errs := make([]error, len(items))
+	for k, e := range placeErrs {
+		errs[at[k]] = e
+	}
+	w.placed = &placed{items: items, errs: errs}
+	if localFault(ctx, errs) != nil {
+		// The run stops here: record at once what was placed.
+		return w.drain(ctx)
+	}
+	return nil
+}
+
+// drain makes the batch placed last durable and records it.
+func (w *Writer) drain(ctx context.Context) error {
+	p := w.placed
+	if p == nil {
+		return nil
+	}
+	w.placed = nil
+	if err := w.m.Sync(); err != nil {
+		return fmt.Errorf("make %d files durable: %w: %w", placedFiles(p), resourcesync.ErrLocal, err)
+	}
+	return w.record(ctx, p.items, p.errs)
+}
+
+func placedFiles(p *placed) int {
+	if p == nil {
+		return 0
+	}
+	n := 0
+	for _, it := range p.items {
+		if it.Ticket != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// record records items, whose effects are durable (pubErrs: each item's
+// Place error), in one state transaction, and calls their Done.
+func (w *Writer) record(ctx context.Context, items []Item, pubErrs []error) error {
 	var b resourcesync.Batch
 	last := map[string]bool{} // URI -> its last event in this batch was a removal
 	for i, it := range items {

@@ -1,9 +1,11 @@
 package transfer
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -80,5 +82,98 @@ func TestWriterFailpoints(t *testing.T) {
 	}
 	if len(hits) != 0 {
 		t.Errorf("failpoints hit in a dry run: %v", hits)
+	}
+}
+
+// seqLog is what a pipelined writer did, in order.
+type seqLog struct {
+	mu     sync.Mutex
+	events []string
+}
+
+func (l *seqLog) add(e string) { l.mu.Lock(); l.events = append(l.events, e); l.mu.Unlock() }
+
+type seqMirror struct {
+	*fakeMirror
+	log *seqLog
+}
+
+func (m seqMirror) Sync() error { m.log.add("sync"); return m.fakeMirror.Sync() }
+func (m seqMirror) Place(tickets []string) []error {
+	for _, t := range tickets {
+		m.log.add("place " + m.staged[t])
+	}
+	return m.fakeMirror.Place(tickets)
+}
+
+type seqStore struct {
+	*fakeStore
+	log *seqLog
+}
+
+func (s seqStore) Commit(ctx context.Context, set int64, b *resourcesync.Batch) error {
+	for _, h := range b.Held {
+		s.log.add("record " + h.URI)
+	}
+	for _, u := range b.Removed {
+		s.log.add("record removal " + u)
+	}
+	return s.fakeStore.Commit(ctx, set, b)
+}
+
+// The state never claims more than the disk holds (README "Guarantees",
+// I2): the pipelined writer records a file only after a Sync that came
+// after its rename, a removal only after a Sync that came after it was
+// sent; and it costs one Sync per flush (plus one at the end), not two.
+func TestWriterRecordsOnlyWhatASyncMadeDurable(t *testing.T) {
+	fm, l := newFakeMirror(), &seqLog{}
+	m, s := seqMirror{fm, l}, seqStore{&fakeStore{}, l}
+	fm.gate = make(chan struct{})
+	w := NewWriter(m, s, 1, WriterOptions{MinBatch: 2, MaxBatch: 1000, Interval: time.Hour})
+	in := make(chan Item)
+	done := make(chan error, 1)
+	go func() { done <- w.Run(context.Background(), in) }()
+	in <- stagedItem(t, fm, "a", nil)
+	in <- stagedItem(t, fm, "b", nil) // flush 1 starts, waits in Sync
+	in <- stagedItem(t, fm, "c", nil)
+	in <- Item{Removed: "z"}
+	fm.gate <- struct{}{} // flush 1: sync, place a b
+	fm.gate <- struct{}{} // flush 2: sync, record a b, place c
+	close(in)
+	close(fm.gate) // the end: sync, record c and z
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	synced := map[string]bool{} // placed and then synced, or removed before a sync
+	var placed []string
+	pendingRemoval := []string{"z"}
+	for _, e := range l.events {
+		switch {
+		case e == "sync":
+			for _, p := range placed {
+				synced[p] = true
+			}
+			placed = nil
+			for _, u := range pendingRemoval {
+				synced[u] = true
+			}
+			pendingRemoval = nil
+		case strings.HasPrefix(e, "place "):
+			placed = append(placed, strings.TrimPrefix(e, "place "))
+		case strings.HasPrefix(e, "record removal "):
+			if u := strings.TrimPrefix(e, "record removal "); !synced[u] {
+				t.Errorf("%s recorded before a sync made it durable: %q", u, l.events)
+			}
+		case strings.HasPrefix(e, "record "):
+			if u := strings.TrimPrefix(e, "record "); !synced[u] {
+				t.Errorf("%s recorded before a sync made its rename durable: %q", u, l.events)
+			}
+		}
+	}
+	if all := s.all(); len(all.Held) != 3 || len(all.Removed) != 1 {
+		t.Errorf("recorded %+v", all)
+	}
+	if fm.syncs != 3 {
+		t.Errorf("%d syncs for 2 flushes, want 3: %q", fm.syncs, l.events)
 	}
 }

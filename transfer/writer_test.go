@@ -136,7 +136,7 @@ func TestWriterGroupCommit(t *testing.T) {
 	in := make(chan Item)
 	done := make(chan error, 1)
 	go func() { done <- w.Run(context.Background(), in) }()
-	// The first two items start a flush, which blocks in Publish; the next
+	// The first two items start a flush, which blocks in Sync; the next
 	// fifty arrive meanwhile and must form one next batch, not 25.
 	in <- stagedItem(t, m, "a0", nil)
 	in <- stagedItem(t, m, "a1", nil)
@@ -182,16 +182,16 @@ func TestWriterDryRunAndExtra(t *testing.T) {
 	m, s := newFakeMirror(), &fakeStore{}
 	called := false
 	err := feed(NewWriter(m, s, 1, WriterOptions{DryRun: true}), Item{Held: &resourcesync.Held{URI: "a"}, Done: func(error) { called = true }})
-	if err != nil || len(m.calls) != 0 || len(s.batches) != 0 || !called {
-		t.Fatalf("dry run: err %v, publishes %d, commits %d, done %v", err, len(m.calls), len(s.batches), called)
+	if err != nil || len(m.calls) != 0 || m.syncs != 0 || len(s.batches) != 0 || !called {
+		t.Fatalf("dry run: err %v, places %d, syncs %d, commits %d, done %v", err, len(m.calls), m.syncs, len(s.batches), called)
 	}
 	cursor := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	err = feed(NewWriter(m, s, 1, WriterOptions{Extra: func(b *resourcesync.Batch) { b.Cursor = &cursor }}), Item{Removed: "z"})
 	if err != nil || s.all().Cursor == nil || !s.all().Cursor.Equal(cursor) {
 		t.Fatalf("extra: err %v, batches %+v", err, s.batches)
 	}
-	if len(m.calls) != 1 || len(m.calls[0]) != 0 {
-		t.Errorf("a removal must be made durable: publish calls %v", m.calls)
+	if len(m.calls) != 0 || m.syncs != 1 {
+		t.Errorf("a removal must be made durable: place calls %v, syncs %d", m.calls, m.syncs)
 	}
 }
 
