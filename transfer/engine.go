@@ -179,8 +179,8 @@ func (e *engine) recorded(res result, publishErr error) {
 // unit failed). Accounting happens once it is recorded.
 func (e *engine) item(res result) Item {
 	u := res.u
-	it := Item{Ticket: res.ticket, Held: res.held}
-	if res.removed {
+	it := Item{Ticket: res.ticket, Held: res.held, Unlinked: res.outcome == Deleted && !e.o.DryRun}
+	if res.removed && !e.forgets(u) { // forgotten already: no second DELETE
 		it.Removed = u.URI
 	}
 	if res.replaces != "" && res.held != nil && res.outcome != Failed {

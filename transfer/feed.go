@@ -193,7 +193,7 @@ func (e *engine) forgetGone(ctx context.Context, units []*Unit) error {
 		if !u.Gone || u.Settled || u.PathErr != nil {
 			continue
 		}
-		if u.Held != nil {
+		if e.forgets(u) {
 			b.Removed = append(b.Removed, u.URI)
 		}
 		if u.Twin != "" {
@@ -207,6 +207,12 @@ func (e *engine) forgetGone(ctx context.Context, units []*Unit) error {
 		return fmt.Errorf("record the resources to delete: %w: %w", resourcesync.ErrLocal, err)
 	}
 	return nil
+}
+
+// forgets reports whether forgetGone forgets u's URI before its file is
+// removed: the writer need not forget it again.
+func (e *engine) forgets(u *Unit) bool {
+	return e.o.Delete && !e.o.DryRun && u.Gone && !u.Settled && u.PathErr == nil && u.Held != nil
 }
 
 // dispatcher hands units to the workers so that units mapping to one path

@@ -12,11 +12,14 @@ import (
 // Item is one result for the writer: what to publish and record, all
 // optional. The record is made only after the ticket is published.
 type Item struct {
-	Ticket  string                      // staged file to publish first
-	Held    *resourcesync.Held          // record when the ticket is published (or at once without one)
-	Removed string                      // a URI no longer held
-	Failure *resourcesync.Failure       // a resource that failed
-	Changes []resourcesync.ChangeRecord // changes this item's effect completes
+	Ticket  string             // staged file to publish first
+	Held    *resourcesync.Held // record when the ticket is published (or at once without one)
+	Removed string             // a URI no longer held
+	// Unlinked: the item's effect removed a file, which must be durable
+	// before the item (its change) is recorded.
+	Unlinked bool
+	Failure  *resourcesync.Failure       // a resource that failed
+	Changes  []resourcesync.ChangeRecord // changes this item's effect completes
 	// Done, when set, is called by the writer goroutine once the item is
 	// recorded, with the publish error of its ticket (nil when published or
 	// when there was no ticket). When the publish failed, the writer has
@@ -364,7 +367,7 @@ func lastWins(b *resourcesync.Batch, last map[string]bool) {
 
 func hasRemovals(items []Item) bool {
 	for _, it := range items {
-		if it.Removed != "" {
+		if it.Removed != "" || it.Unlinked {
 			return true
 		}
 	}

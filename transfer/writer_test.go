@@ -211,3 +211,16 @@ func TestWriterCancelledStillRecordsWhatItHas(t *testing.T) {
 		t.Errorf("the received item was not recorded")
 	}
 }
+
+// A removal whose record the feed already forgot (Unlinked, no Removed)
+// is made durable before its change is recorded, and forgets nothing twice.
+func TestWriterSyncsAnUnlinkBeforeItsChange(t *testing.T) {
+	m, s := newFakeMirror(), &fakeStore{}
+	change := []resourcesync.ChangeRecord{{URI: "z", Change: resourcesync.ChangeDeleted}}
+	if err := feed(NewWriter(m, s, 1, WriterOptions{}), Item{Unlinked: true, Changes: change}); err != nil {
+		t.Fatal(err)
+	}
+	if all := s.all(); m.syncs != 1 || len(all.Changes) != 1 || len(all.Removed) != 0 {
+		t.Errorf("syncs %d, recorded %+v", m.syncs, all)
+	}
+}
