@@ -486,6 +486,12 @@ func (m *Mirror) Remove(rel string) error {
 // prune removes dir and its parents while they are empty, stopping below
 // the top level. The caller has checked that they are real directories.
 func (m *Mirror) prune(dir string) {
+	if !strings.Contains(dir, "/") || m.holdsEntries(dir) {
+		// The usual case, told without the tree's lock: taking it waits
+		// for every Put in flight and stops the others meanwhile (half
+		// the workers' lock waits of a backlog's deletions).
+		return
+	}
 	m.tree.Lock()
 	defer m.tree.Unlock()
 	for d := dir; strings.Contains(d, "/"); d = path.Dir(d) {
@@ -495,4 +501,24 @@ func (m *Mirror) prune(dir string) {
 		m.dirsOK.Delete(d)
 		m.markDirty(path.Dir(d))
 	}
+}
+
+// holdsEntries reports whether dir is seen to hold an entry. It is false
+// when dir is empty or cannot be read: prune then tries under the lock.
+// Two Removes emptying one directory each look after their own unlink,
+// so the later look sees it empty.
+func (m *Mirror) holdsEntries(dir string) bool {
+	f, err := m.fsys.OpenFile(dir, os.O_RDONLY, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	d, ok := f.(interface {
+		ReadDir(n int) ([]fs.DirEntry, error)
+	})
+	if !ok {
+		return false
+	}
+	entries, _ := d.ReadDir(1)
+	return len(entries) > 0
 }
