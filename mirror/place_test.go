@@ -2,11 +2,14 @@ package mirror
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -87,5 +90,31 @@ func TestSyncFault(t *testing.T) {
 	}
 	if got, want := l.take(), []string{"syncfs .", "rename h/a/f"}; !slices.Equal(got, want) {
 		t.Errorf("after a failed Sync: %q, want %q", got, want)
+	}
+}
+
+// Removes that empty a directory together, concurrently, still prune it:
+// each looks at the directory after its own unlink, without the tree's
+// lock, and the last look sees it empty.
+func TestConcurrentRemovesPrune(t *testing.T) {
+	m, dir := openLocked(t, DefaultOptions())
+	const n = 16
+	for round := range 5 {
+		d := fmt.Sprintf("h/r%d/x", round)
+		for i := range n {
+			put(t, m, fmt.Sprintf("%s/f%d", d, i), "f", time.Time{})
+		}
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() {
+				if err := m.Remove(fmt.Sprintf("%s/f%d", d, i)); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		if _, err := os.Lstat(filepath.Join(dir, path.Dir(d))); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s not pruned (%v)", path.Dir(d), err)
+		}
 	}
 }
