@@ -22,6 +22,7 @@ type fakeMirror struct {
 	fatal     error
 	putErr    error
 	gate      chan struct{} // when set, each Sync waits for a value
+	entered   chan struct{} // when set, each Sync sends on it first
 }
 
 func newFakeMirror() *fakeMirror {
@@ -47,6 +48,9 @@ func (m *fakeMirror) Put(rel string, _ time.Time, fill func(resourcesync.Sink) (
 func (m *fakeMirror) DropPartial(string) error { return nil }
 
 func (m *fakeMirror) Sync() error {
+	if m.entered != nil {
+		m.entered <- struct{}{}
+	}
 	if m.gate != nil {
 		<-m.gate
 	}

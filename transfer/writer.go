@@ -115,14 +115,19 @@ func (w *Writer) Run(ctx context.Context, in <-chan Item) error {
 	var (
 		batch    []Item
 		flushing chan error // non-nil while a flush runs
-		last     = time.Now()
-		tick     = time.NewTicker(max(w.o.Interval/4, 10*time.Millisecond))
-		src      = in
+		// Items of the batch the running flush took, and of the one before,
+		// which it may hold placed until it records it: memory is bounded
+		// as with one batch in flight, by counting that one against MaxBatch.
+		flushed, placedN int
+		last             = time.Now()
+		tick             = time.NewTicker(max(w.o.Interval/4, 10*time.Millisecond))
+		src              = in
 	)
 	defer tick.Stop()
 	start := func() {
 		b := batch
 		batch = nil
+		placedN, flushed = flushed, len(b)
 		last = time.Now()
 		flushing = make(chan error, 1)
 		go func() { flushing <- w.flush(context.WithoutCancel(ctx), b) }()
@@ -142,7 +147,7 @@ func (w *Writer) Run(ctx context.Context, in <-chan Item) error {
 	for {
 		// Backpressure: a full batch waits for the running flush.
 		src = in
-		if len(batch) >= w.o.MaxBatch && flushing != nil {
+		if len(batch)+placedN >= w.o.MaxBatch && flushing != nil {
 			src = nil
 		}
 		select {

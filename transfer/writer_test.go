@@ -224,3 +224,32 @@ func TestWriterSyncsAnUnlinkBeforeItsChange(t *testing.T) {
 		t.Errorf("syncs %d, recorded %+v", m.syncs, all)
 	}
 }
+
+// A batch placed and not yet recorded counts against MaxBatch while the
+// next flush runs: memory stays bounded as with one batch in flight.
+func TestWriterBackpressureCountsThePlacedBatch(t *testing.T) {
+	m, s := newFakeMirror(), &fakeStore{}
+	m.gate, m.entered = make(chan struct{}), make(chan struct{})
+	w := NewWriter(m, s, 1, WriterOptions{MinBatch: 1, MaxBatch: 3})
+	in := make(chan Item)
+	go w.Run(context.Background(), in)
+	in <- stagedItem(t, m, "p", nil) // flush 1 starts
+	<-m.entered
+	m.gate <- struct{}{}             // flush 1 places p
+	in <- stagedItem(t, m, "a", nil) // flush 2 takes a alone (p still placed)
+	<-m.entered
+	for i := range 2 {
+		in <- stagedItem(t, m, fmt.Sprint("q", i), nil)
+	}
+	select {
+	case in <- stagedItem(t, m, "over", nil):
+		t.Fatal("the writer took more than MaxBatch items, counting the placed batch, while a flush was running")
+	case <-time.After(50 * time.Millisecond):
+	}
+	go func() {
+		for range m.entered {
+		}
+	}()
+	close(m.gate)
+	close(in)
+}
