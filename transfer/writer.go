@@ -56,9 +56,12 @@ const (
 	FailpointAfterCommit  = "after-commit"
 )
 
-// DefaultWriterOptions suit a mirror on a local disk.
+// DefaultWriterOptions suit a mirror on a local disk. MaxBatch bounds the
+// memory the writer holds (about 2 KiB an item): 16,384 let a backlog's
+// apply reach 101 MiB once the workers no longer waited on locks, while
+// 4,096 items still share one syncfs.
 func DefaultWriterOptions() WriterOptions {
-	return WriterOptions{MinBatch: 256, MaxBatch: 16384, Interval: time.Second, Now: time.Now}
+	return WriterOptions{MinBatch: 256, MaxBatch: 4096, Interval: time.Second, Now: time.Now}
 }
 
 // Writer is the single goroutine that makes results durable: it publishes
