@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/minio/minio-go/v7"
 
 	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/fixtures/scaletest"
@@ -148,10 +151,18 @@ func TestScaleWorkerKilledMidJob(t *testing.T) {
 	lateWriteRefused(t, st, "set:"+srv.URL+"dataset1/capabilitylist.xml")
 }
 
-// A worker that loses the database (here for three leases, the issue's
-// 30 s scaled down) has its job taken over by another worker, which
-// finishes it; the first one's writes after its lease are refused, and
-// the state records nothing the bucket does not hold.
+// dbOutage is how long TestScaleWorkerLosesTheDatabase keeps a worker
+// from its database: the issue's 30 s, ten leases of takeoverLease.
+const dbOutage = 30 * time.Second
+
+// A worker that loses the database for 30 s in the middle of a job (a TCP
+// proxy between it and PostgreSQL drops its connections and refuses new
+// ones, then lets them through again by itself) has the job finished by
+// another worker, which takes it over once the lease ran out; back on the
+// database the first worker finds nothing left to do and exits 0. The
+// bucket holds every object the state records, byte for byte, audit is
+// clean, the state is an uninterrupted run's, and a write with the first
+// worker's epoch is refused.
 func TestScaleWorkerLosesTheDatabase(t *testing.T) {
 	s := scaletest.NewS3(t)
 	db := scaletest.NewPostgres(t)
@@ -169,28 +180,77 @@ func TestScaleWorkerLosesTheDatabase(t *testing.T) {
 	a := startProc(t, s.Env(), "worker", "--state", viaProxy.String(), "--config", cfg, "--lease", takeoverLease,
 		"--until-idle", "--log-level", "warn")
 	waitUntil(t, "the first worker recorded some resources", func() bool { return heldTotal(t, st) >= 30 })
-	proxy.Cut()
-	cutAt := time.Now()
+	restored := proxy.CutFor(dbOutage)
 	b := startProc(t, s.Env(), workerArgs(db, "--lease", takeoverLease)...)
 	if code, _ := b.wait(); code != 0 {
 		t.Fatalf("the second worker: exit %d\n%s", code, b.stderr.String())
 	}
-	lease, _ := time.ParseDuration(takeoverLease)
-	if d := time.Until(cutAt.Add(3 * lease)); d > 0 {
-		time.Sleep(d) // the outage lasts three leases at least
+	select {
+	case <-restored:
+	case <-time.After(dbOutage + 2*time.Minute):
+		t.Fatal("the proxy never ended the outage")
 	}
-	proxy.Restore()
+	out := proxy.Outage()
+	t.Logf("the first worker was without its database for %s (the proxy's measure): %d connections dropped, %d refused",
+		out.Length().Round(time.Millisecond), out.Dropped, out.Refused)
+	if out.Dropped == 0 || out.Refused == 0 {
+		t.Fatalf("the first worker did not lose the database (%d connections dropped, %d refused)", out.Dropped, out.Refused)
+	}
+	select {
+	case <-a.waited:
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("the first worker, its database back, never ended\n%s", a.stderr.String())
+	}
 	if code, _ := a.wait(); code != 0 {
-		t.Logf("the first worker, back: exit %d\n%s", code, a.stderr.String())
+		t.Errorf("the first worker, its database back: exit %d\n%s", code, a.stderr.String())
 	}
 	settle(t, srv)
+	bucketHoldsTheState(t, st, s, "m")
 	s.BucketIsSource(t, "m", src)
-	// The state claims nothing the bucket does not hold (audit: no missing
-	// or changed object), and is what an uninterrupted run records.
 	runCLI(t, auditArgs([]string{"audit", "--dest", "s3://" + s.Bucket + "/m", "--state", db}, srv.URL)...).want(t, 0)
 	src.SetFault("/dataset1/res/*", fixtures.Fault{})
 	if got, want := heldRecords(t, st), reference(t, s, srv); !slices.Equal(got, want) {
 		t.Errorf("the state after the outage differs from an uninterrupted run's (%d records, %d)", len(got), len(want))
 	}
 	lateWriteRefused(t, st, "set:"+srv.URL+"dataset1/capabilitylist.xml")
+}
+
+// bucketHoldsTheState checks, record by record, that the bucket holds
+// under prefix every resource the state records as held, with the
+// recorded length and digests.
+func bucketHoldsTheState(t *testing.T, st *pgstate.DB, s scaletest.S3, prefix string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	sets, err := st.Sets(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, set := range sets {
+		err := st.EachHeld(ctx, set.ID, func(h resourcesync.Held) error {
+			n++
+			key := prefix + "/" + h.Path
+			obj, err := s.Client.GetObject(ctx, s.Bucket, key, minio.GetObjectOptions{})
+			if err != nil {
+				return fmt.Errorf("get %s: %w", key, err)
+			}
+			defer obj.Close()
+			v := resourcesync.NewVerifier(h.Fixity, h.Length, true)
+			if _, err := io.Copy(v, obj); err != nil {
+				t.Errorf("%s is recorded as held at %s, which the bucket does not hold: %v", h.URI, key, err)
+				return nil
+			}
+			if err := v.Verify(); err != nil {
+				t.Errorf("%s is recorded as held at %s, whose object differs: %v", h.URI, key, err)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n == 0 {
+		t.Fatal("the state records nothing held")
+	}
 }
