@@ -124,6 +124,7 @@ type discoverer struct {
 	// partial: a Source Description named by a Capability List could not
 	// be read, so the sets found may not be all the Source names.
 	partial bool
+	notes   []string // sitemaps of robots.txt skipped, warned about once a Source is found
 }
 
 // page is a fetched document, kept whole (discovery documents are small).
@@ -205,7 +206,7 @@ func (d *discoverer) open(ctx context.Context, u string, k docKind) (*page, erro
 func (d *discoverer) header(p *page) (*resourcesync.Header, bool, error) {
 	h, err := resourcesync.NewReader(bytes.NewReader(p.body), p.url, d.opts.Limits).Header()
 	if err != nil {
-		if errors.Is(err, resourcesync.ErrSyntax) || errors.Is(err, resourcesync.ErrRoot) {
+		if errors.Is(err, resourcesync.ErrSyntax) || errors.Is(err, resourcesync.ErrRoot) || errors.Is(err, resourcesync.ErrNoCapability) {
 			return nil, false, nil
 		}
 		return nil, false, err
@@ -264,7 +265,13 @@ func (d *discoverer) tryStart(ctx context.Context, start string) (bool, error) {
 	}
 	if ok {
 		d.res.FoundBy = "the URL given"
-		return true, d.fromDocument(ctx, p, h)
+		set, err := d.fromDocument(ctx, p, h)
+		if err == nil && h.Capability() != resourcesync.CapDescription {
+			// One set's document stands for that set alone: an
+			// aggregator asking for one collection gets that one.
+			d.res.Selected = set
+		}
+		return true, err
 	}
 	// A page linking to its Capability List: HTTP Link header, then HTML.
 	var caps []string
@@ -286,7 +293,7 @@ func (d *discoverer) tryStart(ctx context.Context, start string) (bool, error) {
 		return false, nil
 	}
 	for _, c := range caps {
-		if err := d.fromCapabilityListURL(ctx, c); err != nil {
+		if _, err := d.fromCapabilityListURL(ctx, c); err != nil {
 			return false, err
 		}
 	}
@@ -320,14 +327,20 @@ func (d *discoverer) tryRobots(ctx context.Context, root *url.URL) (bool, error)
 			return false, err
 		}
 		if !ok || h.Capability() == "" {
+			// An ordinary web sitemap often comes first; the
+			// ResourceSync one may follow.
 			d.tried("%s (Sitemap in robots.txt): not a ResourceSync document", m)
+			d.notes = append(d.notes, fmt.Sprintf("%s (Sitemap in robots.txt) is not a ResourceSync document (skipped)", m))
 			continue
 		}
 		d.res.FoundBy = "robots.txt"
-		if err := d.fromDocument(ctx, sp, h); err != nil {
+		if _, err := d.fromDocument(ctx, sp, h); err != nil {
 			return false, err
 		}
 		found = true
+	}
+	if found {
+		d.res.Warnings = append(d.res.Warnings, d.notes...)
 	}
 	if !found && len(maps) == 0 {
 		d.tried("%s: no Sitemap directives", robots)
@@ -336,16 +349,26 @@ func (d *discoverer) tryRobots(ctx context.Context, root *url.URL) (bool, error)
 }
 
 // fromDocument continues from a ResourceSync document of any capability.
-func (d *discoverer) fromDocument(ctx context.Context, p *page, h *resourcesync.Header) error {
+// It returns the Capability List of the set the document belongs to (""
+// for a Source Description).
+func (d *discoverer) fromDocument(ctx context.Context, p *page, h *resourcesync.Header) (string, error) {
 	switch h.Capability() {
 	case resourcesync.CapDescription:
-		return d.fromSourceDescription(ctx, p.url, "")
+		return "", d.fromSourceDescription(ctx, p.url, "")
 	case resourcesync.CapCapabilityList:
 		return d.fromCapabilityListURL(ctx, p.url)
 	}
+	if !h.Capability().Known() {
+		return "", fmt.Errorf("%s is a ResourceSync document of capability %q, which resync-dest does not know; give the Source's root, its Source Description, a Capability List, a Resource List or a Change List",
+			p.url, string(h.Capability()))
+	}
 	cl, err := d.climbToCapabilityList(ctx, p, h)
+	var bare *bareError
+	if errors.As(err, &bare) {
+		return d.fromBare(ctx, bare)
+	}
 	if err != nil {
-		return err
+		return "", err
 	}
 	return d.fromCapabilityListURL(ctx, cl)
 }
@@ -360,7 +383,7 @@ func (d *discoverer) climbToCapabilityList(ctx context.Context, p *page, h *reso
 		}
 		ix, ok := h.Link(resourcesync.RelIndex)
 		if !ok {
-			return "", fmt.Errorf("%s (a %s) has no rel=\"up\" link to its Capability List", p.url, h.Capability().Name())
+			return "", &bareError{url: p.url, capability: h.Capability()}
 		}
 		next := resourcesync.Resolve(p.url, ix.Href)
 		if seen[next] {
@@ -389,12 +412,17 @@ func (d *discoverer) climbToCapabilityList(ctx context.Context, p *page, h *reso
 
 // fromCapabilityListURL reads a Capability List and climbs to its Source
 // Description, which names every set; without one, the set found is the
-// Source's only known set.
-func (d *discoverer) fromCapabilityListURL(ctx context.Context, clURL string) error {
+// Source's only known set. It returns the set's Capability List URL (the
+// final one, after redirects).
+func (d *discoverer) fromCapabilityListURL(ctx context.Context, clURL string) (string, error) {
 	p, err := d.open(ctx, clURL, capabilityList)
 	if err != nil {
-		return fmt.Errorf("open Capability List %s: %w", clURL, err)
+		return "", fmt.Errorf("open Capability List %s: %w", clURL, err)
 	}
+	return p.url, d.fromCapabilityList(ctx, p)
+}
+
+func (d *discoverer) fromCapabilityList(ctx context.Context, p *page) error {
 	h, ok, err := d.header(p)
 	if err != nil {
 		return err

@@ -9,13 +9,17 @@ import (
 // Discovery is what discovery found: the Source Description and every set
 // of resources (one per Capability List) with its capability documents.
 type Discovery struct {
-	Start             string     `json:"start"`
-	SourceDescription string     `json:"source_description,omitempty"` // empty when the Source has none reachable
-	DescribedBy       string     `json:"described_by,omitempty"`
-	FoundBy           string     `json:"via"` // how the documents were found (JSON: via, for compatibility)
-	Sets              []*SetInfo `json:"sets"`
-	Warnings          []string   `json:"warnings,omitempty"`
-	Tried             []string   `json:"tried,omitempty"` // every place looked at, with what was found
+	Start             string `json:"start"`
+	SourceDescription string `json:"source_description,omitempty"` // empty when the Source has none reachable
+	DescribedBy       string `json:"described_by,omitempty"`
+	FoundBy           string `json:"via"` // how the documents were found (JSON: via, for compatibility)
+	// Selected is the Capability List of the one set the URL given stands
+	// for (a Capability List, or a document within one set); empty when it
+	// stands for the whole Source (its root, its Source Description).
+	Selected string     `json:"selected,omitempty"`
+	Sets     []*SetInfo `json:"sets"`
+	Warnings []string   `json:"warnings,omitempty"`
+	Tried    []string   `json:"tried,omitempty"` // every place looked at, with what was found
 	// Whole says that a Source Description was read whole, so that the
 	// sets are every set the Source names: a recorded set of that Source
 	// Description missing from them is no longer named (see

@@ -117,8 +117,8 @@ func reconcileSets(ctx context.Context, disc *Discovery, only string, d Deps, dr
 			}
 		}
 	}
-	if only != "" || !wholeDiscovery(disc) {
-		return nil, nil
+	if only != "" || disc.Selected != "" || !wholeDiscovery(disc) {
+		return nil, nil // not a job over every set (one set's URL, --capability-list)
 	}
 	var retired []RetiredSet
 	for _, k := range orphans {

@@ -28,9 +28,13 @@ var ErrUnknownSet = errors.New("not a set of this Source")
 var ErrNoStartingPoint = errors.New("no starting point for incremental sync")
 
 // selectSets returns the sets a job covers: the one named by
-// onlyCapabilityList, or every readable set discovered. A name that is not
-// a set fails with ErrUnknownSet.
+// onlyCapabilityList, else the one the URL given stands for
+// (Discovery.Selected), else every set discovered. A name that is not a
+// set fails with ErrUnknownSet.
 func selectSets(disc *Discovery, onlyCapabilityList string) ([]*SetInfo, error) {
+	if onlyCapabilityList == "" {
+		onlyCapabilityList = disc.Selected
+	}
 	if onlyCapabilityList != "" {
 		s, ok := disc.Set(onlyCapabilityList)
 		if !ok {

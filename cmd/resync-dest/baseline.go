@@ -68,6 +68,7 @@ func baselineIn(ctx context.Context, o syncOptions, d *deps, e *env) error {
 		d.log.Warn().Msg(w)
 	}
 	rec := startRun(ctx, e, "baseline", o, d)
+	rec.allLists = rec.allLists && disc.Selected == ""
 	prog := &resourcesync.Progress{}
 	stop := startProgress(d, progressMode(o, d), prog, syncing)
 	rep, err := agent.Baseline(ctx, disc, e.agentDeps(d), agent.BaselineOptions{

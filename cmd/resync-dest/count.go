@@ -44,6 +44,9 @@ func countSets(ctx context.Context, client *source.Client, disc *agent.Discovery
 	}
 	out := []setCount{}
 	for _, s := range disc.Sets {
+		if disc.Selected != "" && s.CapabilityList != disc.Selected {
+			continue // not a set a run would take
+		}
 		c := setCount{CapabilityList: s.CapabilityList}
 		for _, doc := range s.Capabilities {
 			if doc.Capability == resourcesync.CapResourceList {

@@ -105,6 +105,11 @@ func printDiscovery(w io.Writer, disc *agent.Discovery) {
 		fmt.Fprintf(tw, "  described by\t%s\n", disc.DescribedBy)
 	}
 	fmt.Fprintf(tw, "  found via\t%s\n", disc.FoundBy)
+	if disc.Selected != "" {
+		fmt.Fprintf(tw, "  a run takes\tthe set of %s only (the URL given is one of its documents; give the Source's root for every set)\n", disc.Selected)
+	} else {
+		fmt.Fprintf(tw, "  a run takes\tevery set\n")
+	}
 	for _, s := range disc.Sets {
 		fmt.Fprintf(tw, "  Capability List\t%s\n", s.CapabilityList)
 		if s.DescribedBy != "" {
