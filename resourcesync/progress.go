@@ -16,6 +16,9 @@ type Counts struct {
 	Failed    int64 `json:"failed"`    // could not be brought in step (recorded, retried next run)
 	Skipped   int64 `json:"skipped"`   // not fetched by policy (out of scope, deletion not asked for)
 	Bytes     int64 `json:"bytes"`     // bytes written to the mirror
+	// LeftOut counts the entries the user's filters (--include,
+	// --exclude) left out: neither fetched nor deleted.
+	LeftOut int64 `json:"left_out,omitempty"`
 }
 
 // Add adds o to c.
@@ -27,6 +30,7 @@ func (c *Counts) Add(o Counts) {
 	c.Deleted += o.Deleted
 	c.Failed += o.Failed
 	c.Skipped += o.Skipped
+	c.LeftOut += o.LeftOut
 	c.Bytes += o.Bytes
 }
 
