@@ -62,6 +62,13 @@ func (c *collector) problem(p Problem) {
 	c.sr.problems = append(c.sr.problems, p)
 }
 
+func (c *collector) leftOut() {
+	c.progress.Skipped()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sr.Counts.LeftOut++
+}
+
 func (c *collector) skipped() {
 	c.progress.Skipped()
 	c.mu.Lock()

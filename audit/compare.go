@@ -194,7 +194,7 @@ func (m *merger) missing() {
 func (m *merger) outside() {
 	h := m.h
 	m.h, m.hok = m.nextHeld()
-	if m.a.tree.Contains(h.Path) {
+	if m.a.tree.Contains(h.Path) || m.a.opts.Filter.Check(h.URI) != nil {
 		return
 	}
 	info, err := m.a.d.Mirror.Stat(h.Path)
@@ -224,6 +224,9 @@ func (a *auditor) extra(ctx context.Context, rel string, rec *resourcesync.Held)
 		d.URI = rec.URI
 	} else {
 		d.URI = a.uriOf(rel)
+	}
+	if d.URI != "" && a.opts.Filter.Check(d.URI) != nil {
+		return nil // left out by the filters: kept, as baseline --delete keeps it
 	}
 	a.col.extra(d)
 	return nil

@@ -109,6 +109,10 @@ func (a *auditor) readList(ctx context.Context, open resourcesync.Opener) (*reso
 // list records what the Source says of one resource, replacing what an
 // earlier entry or change said.
 func (a *auditor) list(l resourcesync.Listed) error {
+	if err := a.opts.Filter.Check(l.URI); err != nil {
+		a.unlisted[l.URI] = err
+		return nil
+	}
 	if err := a.opts.Scope.Check(l.URI); err != nil {
 		a.unlisted[l.URI] = err
 		return nil
@@ -173,6 +177,10 @@ func (a *auditor) countUnlisted() {
 		a.col.listed()
 		if errors.Is(err, resourcesync.ErrOutOfScope) {
 			a.col.skipped()
+			continue
+		}
+		if errors.Is(err, resourcesync.ErrLeftOut) {
+			a.col.leftOut()
 			continue
 		}
 		a.col.problem(Problem{URI: uri, Message: err.Error()})

@@ -23,6 +23,10 @@ type Options struct {
 	// The zero Scope admits none.
 	Scope  resourcesync.Scope
 	Limits resourcesync.Limits
+	// Filter is the user's --include and --exclude: a resource it leaves
+	// out is not compared (counted LeftOut), and a local file of a URI it
+	// leaves out is not extra - the mirror keeps what it holds of it.
+	Filter resourcesync.Filter
 	// MaxListed bounds how many differences of each kind (and errors) a
 	// set's report keeps, so that the audit of an empty mirror of a huge
 	// Source does not hold every path in memory; the counts stay exact.

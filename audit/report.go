@@ -25,6 +25,9 @@ type Counts struct {
 	// Skipped counts listed resources out of scope (on another host):
 	// not compared, as a baseline does not fetch them.
 	Skipped int64 `json:"skipped"`
+	// LeftOut counts listed resources the filters (--include, --exclude)
+	// left out: not compared.
+	LeftOut int64 `json:"left_out,omitempty"`
 	// Unlisted counts differences and errors left out of the lists of the
 	// report (Options.MaxListed); they are in the other counts.
 	Unlisted int64 `json:"unlisted"`
@@ -40,6 +43,7 @@ func (c *Counts) Add(o Counts) {
 	c.Errors += o.Errors
 	c.Unverifiable += o.Unverifiable
 	c.Skipped += o.Skipped
+	c.LeftOut += o.LeftOut
 	c.Unlisted += o.Unlisted
 }
 

@@ -93,6 +93,9 @@ func countsLine(c Counts) string {
 	if c.Unverifiable > 0 {
 		notes = append(notes, fmt.Sprintf("%d compared by length and lastmod only (no hash to verify)", c.Unverifiable))
 	}
+	if c.LeftOut > 0 {
+		notes = append(notes, fmt.Sprintf("%d left out by the filters (--include, --exclude)", c.LeftOut))
+	}
 	if c.Skipped > 0 {
 		notes = append(notes, fmt.Sprintf("%d skipped (out of scope; see --allow-host)", c.Skipped))
 	}

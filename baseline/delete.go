@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 
 	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/transfer"
@@ -131,6 +132,9 @@ func (r *run) deletionCandidates(ctx context.Context) (cands []candidate, stale 
 					c.uri = h.URI
 				}
 			}
+			if r.leftOut(rel, c.uri) {
+				return nil
+			}
 			cands = append(cands, c)
 			return nil
 		})
@@ -159,7 +163,7 @@ func (r *run) deletionCandidates(ctx context.Context) (cands []candidate, stale 
 			if err != nil {
 				return err
 			}
-			if transfer.MayRemove(r.set.ID, holders, true, roots.t, h.Path) {
+			if transfer.MayRemove(r.set.ID, holders, true, roots.t, h.Path) && !r.leftOut(h.Path, h.URI) {
 				cands = append(cands, candidate{path: h.Path, uri: h.URI})
 			}
 		}
@@ -197,4 +201,34 @@ func (r *run) sweepPartials() error {
 		}
 	}
 	return nil
+}
+
+// unmapper is what the Mirror may also offer: the URI whose resource the
+// mapping stores at a path (mirror.Mapper.URI).
+type unmapper interface {
+	URI(rel, scheme string) (string, error)
+}
+
+// leftOut reports whether the file at rel is of a resource the filters
+// leave out - by the URI the set holds it as, else by the URI the mapping
+// would store there - and so is kept, as rclone keeps excluded files.
+func (r *run) leftOut(rel, uri string) bool {
+	if r.opts.Filter.Empty() {
+		return false
+	}
+	if uri == "" {
+		um, ok := r.d.Mirror.(unmapper)
+		if !ok {
+			return false
+		}
+		scheme := "http"
+		if u, err := url.Parse(r.set.CapabilityList); err == nil && u.Scheme == "https" {
+			scheme = "https"
+		}
+		var err error
+		if uri, err = um.URI(rel, scheme); err != nil {
+			return false
+		}
+	}
+	return r.opts.Filter.Check(uri) != nil
 }

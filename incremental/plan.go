@@ -142,6 +142,9 @@ func (r *run) guardDeletes(ctx context.Context) error {
 		return nil
 	}
 	err := r.backlog.Deletions(func(bu resourcesync.BacklogUnit) error {
+		if r.opts.Filter.Check(bu.URI) != nil {
+			return nil // left out: not deleted
+		}
 		if batch = append(batch, bu.URI); len(batch) < guardBatch {
 			return nil
 		}

@@ -33,6 +33,9 @@ type RunOptions struct {
 	MaxDelete DeleteLimit
 	// Scope decides which URIs may be fetched.
 	Scope resourcesync.Scope
+	// Filter is the user's --include and --exclude: a URI it leaves out
+	// is neither fetched nor deleted (Skipped, counted as LeftOut).
+	Filter resourcesync.Filter
 	// LocalAlgs are computed for the state when the Source gives no hash
 	// this package can verify, so that later checks have a digest.
 	LocalAlgs []string

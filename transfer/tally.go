@@ -89,8 +89,13 @@ func (t *Tally) Add(o Outcome, uri, path string, bytes int64, cause error) {
 		p.Skipped()
 		log.Debug().Str("uri", uri).Str("path", path).Msg("deleted at the Source; kept locally (runs with --delete apply deletions)")
 	case Skipped:
-		c.Skipped++
 		p.Skipped()
+		if errors.Is(cause, resourcesync.ErrLeftOut) {
+			c.LeftOut++
+			log.Debug().Str("uri", uri).Err(cause).Msg("left out")
+			return
+		}
+		c.Skipped++
 		if t.OutOfScope != nil && errors.Is(cause, resourcesync.ErrOutOfScope) {
 			t.OutOfScope(uri, cause)
 			log.Debug().Str("uri", uri).Err(cause).Msg("skipped")

@@ -64,6 +64,11 @@ func (w *worker) chain(ctx context.Context, u *Unit, items chan<- Item) error {
 // run must stop (local disk, state, cancellation, the Source down).
 func (w *worker) process(ctx context.Context, u *Unit) (result, error) {
 	res := result{u: u}
+	if err := w.e.o.Filter.Check(u.URI); err != nil {
+		// Before a deletion too: what the user left out is not touched.
+		res.outcome, res.cause, res.note = Skipped, err, err.Error()
+		return res, nil
+	}
 	switch {
 	case u.Settled:
 		return res, nil // superseded by a change already applied
