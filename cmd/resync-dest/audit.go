@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -48,7 +49,7 @@ The report ends with the command that repairs every difference: baseline --check
 
 Exits 0 when the mirror is in sync, 4 when differences were found, 5 when the Source could
 not be reached, 1 on other errors (a set or a file that could not be compared).`,
-		Flags: append([]cli.Flag{
+		Flags: slices.Concat([]cli.Flag{
 			&cli.StringFlag{Name: "dest", Usage: "mirror root `DIR` (required)", EnvVars: []string{"RESYNC_DEST_DEST"}},
 			&cli.StringFlag{Name: "state", Usage: "the state: a SQLite `FILE` (default: DIR/.resync-dest/state.db) or postgres://...", EnvVars: []string{"RESYNC_DEST_STATE"}},
 			&cli.StringSliceFlag{Name: "map", Usage: "resources whose URI starts with URI_PREFIX are under LOCAL_DIR: `URI_PREFIX=LOCAL_DIR` (repeatable; as given to the sync commands)"},
@@ -59,7 +60,7 @@ not be reached, 1 on other errors (a set or a file that could not be compared).`
 			&cli.BoolFlag{Name: "json", Usage: "print the report as one JSON document on stdout, also when the audit fails (an envelope with exit_code and error)"},
 			&cli.StringFlag{Name: "html", Usage: "also write the report as a self-contained HTML page to `FILE`"},
 			&cli.StringFlag{Name: "progress", Value: "auto", Usage: "auto, always or never: a live progress bar on stderr", EnvVars: []string{"RESYNC_DEST_PROGRESS"}},
-		}, append(httpFlags(), scaleFlags()...)...),
+		}, filterFlags(), httpFlags(), scaleFlags()),
 		Action: withJSON(d, func(c *cli.Context) error {
 			o, err := parseAuditFlags(c, d)
 			if err != nil {
@@ -108,6 +109,10 @@ func parseAuditFlags(c *cli.Context, d *deps) (auditOptions, error) {
 			return o, usageErrorf("--allow-host %q: want a host name, optionally with :port", h)
 		}
 	}
+	if o.env.filter, err = parseFilter(c); err != nil {
+		return o, err
+	}
+	o.env.filterArgs = filterArgs(c)
 	if o.env.http, err = parseHTTPFlags(c); err != nil {
 		return o, err
 	}
@@ -147,6 +152,7 @@ func runAudit(ctx context.Context, o auditOptions, d *deps) error {
 	ad.NewAuditListing = func() (audit.Listing, error) { return state.NewListing(e.tmpDir) }
 	wo := audit.DefaultOptions()
 	wo.Workers, wo.Fast = o.workers, o.fast
+	wo.Filter = o.env.filter
 	wo.Limits = o.env.http.limits()
 	wo.Progress = &resourcesync.Progress{}
 	stop := startProgress(d, progressMode(o.env, d), wo.Progress, auditing)
@@ -220,6 +226,7 @@ func repairCommand(o auditOptions, rep *audit.Report) string {
 	for _, h := range o.env.allowHosts {
 		args = append(args, "--allow-host", h)
 	}
+	args = append(args, o.env.filterArgs...)
 	if o.env.http.caCert != "" {
 		args = append(args, "--ca-cert", o.env.http.caCert)
 	}

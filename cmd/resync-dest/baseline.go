@@ -68,7 +68,8 @@ func baselineIn(ctx context.Context, o syncOptions, d *deps, e *env) error {
 		d.log.Warn().Msg(w)
 	}
 	rec := startRun(ctx, e, "baseline", o, d)
-	rec.allLists = rec.allLists && disc.Selected == ""
+	// One set, or a filtered run, does not see every host the Source uses.
+	rec.allLists = rec.allLists && disc.Selected == "" && o.filter.Empty()
 	prog := &resourcesync.Progress{}
 	stop := startProgress(d, progressMode(o, d), prog, syncing)
 	rep, err := agent.Baseline(ctx, disc, e.agentDeps(d), agent.BaselineOptions{
@@ -95,6 +96,7 @@ func baselineWorkerOptions(o syncOptions, d *deps, prog *resourcesync.Progress, 
 // runOptions sets what the sync commands' options say of any job's run.
 func runOptions(ro transfer.RunOptions, o syncOptions, d *deps, prog *resourcesync.Progress, scope *scopeReport) transfer.RunOptions {
 	ro.OutOfScope, ro.Condition = scope.add, scope.conds.add
+	ro.Filter = o.filter
 	ro.Dump.MaxSize = o.maxDumpSize
 	if !o.dryRun && !s3mirror.IsURL(o.dest) {
 		// Kept in the mirror's directory; a bucket mirror keeps none.

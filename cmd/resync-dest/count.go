@@ -16,9 +16,10 @@ import (
 type setCount struct {
 	CapabilityList string `json:"capability_list"`
 	ResourceList   string `json:"resource_list,omitempty"`
-	Resources      int64  `json:"resources"`      // entries listed (a URI listed twice counts twice)
-	Bytes          int64  `json:"bytes"`          // the sum of the listed lengths
-	UnknownLength  int64  `json:"unknown_length"` // entries without a length, not in Bytes
+	Resources      int64  `json:"resources"`          // entries listed (a URI listed twice counts twice)
+	Bytes          int64  `json:"bytes"`              // the sum of the listed lengths
+	UnknownLength  int64  `json:"unknown_length"`     // entries without a length, not in Bytes
+	LeftOut        int64  `json:"left_out,omitempty"` // entries the filters leave out, in no other count
 	Error          string `json:"error,omitempty"`
 }
 
@@ -37,7 +38,7 @@ type discoverReport struct {
 // document at a time, with the limits of the other commands) and counts
 // its entries and their listed lengths. A set whose list cannot be read
 // has its error; the others are counted.
-func countSets(ctx context.Context, client *source.Client, disc *agent.Discovery, lim resourcesync.Limits) []setCount {
+func countSets(ctx context.Context, client *source.Client, disc *agent.Discovery, filter resourcesync.Filter, lim resourcesync.Limits) []setCount {
 	open := func(ctx context.Context, u string) (string, io.ReadCloser, error) {
 		final, _, body, err := client.OpenDocument(ctx, u)
 		return final, body, err
@@ -62,6 +63,10 @@ func countSets(ctx context.Context, client *source.Client, disc *agent.Discovery
 		default:
 			_, err := resourcesync.Walk(ctx, open, c.ResourceList, resourcesync.CapResourceList, resourcesync.WalkOptions{Limits: lim},
 				func(_ *resourcesync.Part, e *resourcesync.Entry) error {
+					if !filter.Takes(e.Loc) {
+						c.LeftOut++
+						return nil
+					}
 					c.Resources++
 					if e.MD.HasLength {
 						c.Bytes += e.MD.Length
@@ -71,7 +76,7 @@ func countSets(ctx context.Context, client *source.Client, disc *agent.Discovery
 					return nil
 				})
 			if err != nil {
-				c.Resources, c.Bytes, c.UnknownLength = 0, 0, 0
+				c.Resources, c.Bytes, c.UnknownLength, c.LeftOut = 0, 0, 0, 0
 				c.Error = err.Error()
 			}
 		}
@@ -95,6 +100,7 @@ func printCounts(w io.Writer, counts []setCount) {
 		total.Resources += c.Resources
 		total.Bytes += c.Bytes
 		total.UnknownLength += c.UnknownLength
+		total.LeftOut += c.LeftOut
 	}
 	if len(counts) > 1 {
 		fmt.Fprintf(tw, "  total\t%s\n", sizeText(total))
@@ -105,6 +111,9 @@ func sizeText(c setCount) string {
 	s := fmt.Sprintf("%s, %s listed", plural(c.Resources, "resource", "resources"), humanBytes(c.Bytes))
 	if c.UnknownLength > 0 {
 		s += fmt.Sprintf(" (and %d of unknown length)", c.UnknownLength)
+	}
+	if c.LeftOut > 0 {
+		s += fmt.Sprintf("; %d left out by the filters", c.LeftOut)
 	}
 	return s
 }

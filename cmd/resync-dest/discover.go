@@ -5,19 +5,23 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/resync-dest/resync-dest/agent"
+	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
 type discoverOptions struct {
 	url   string
 	json  bool
 	count bool // read the Resource Lists and give each set's size
-	http  httpOptions
+	// filter leaves resources out of the count, as a run would.
+	filter resourcesync.Filter
+	http   httpOptions
 }
 
 func discoverCommand(d *deps) *cli.Command {
@@ -33,11 +37,11 @@ itself leads nowhere, the well-known URI and robots.txt of its host are tried.
 Exits 0 when a Source was found, 1 when the URL does not lead to a ResourceSync Source or a
 document is malformed (the message names the URL and the cause), 5 when the Source could
 not be reached.`,
-		Flags: append([]cli.Flag{
+		Flags: slices.Concat([]cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON document on stdout, also when the command fails (an envelope with exit_code and error)"},
 			&cli.BoolFlag{Name: "count", Usage: "also read each set's Resource List: its number of resources and the sum of their listed lengths"},
 			&cli.StringSliceFlag{Name: "allow-host", Usage: "also follow redirects to `HOST` (repeatable; default: the host of URL only)", EnvVars: []string{"RESYNC_DEST_ALLOW_HOST"}},
-		}, httpFlags()...),
+		}, filterFlags(), httpFlags()),
 		Action: withJSON(d, func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usageErrorf("discover takes one URL")
@@ -47,7 +51,14 @@ not be reached.`,
 				return err
 			}
 			h.allowHosts = c.StringSlice("allow-host")
-			return runDiscover(c.Context, discoverOptions{url: c.Args().First(), json: c.Bool("json"), count: c.Bool("count"), http: h}, d)
+			f, err := parseFilter(c)
+			if err != nil {
+				return err
+			}
+			if !f.Empty() && !c.Bool("count") {
+				return usageErrorf("discover takes --include and --exclude with --count only (they leave resources out of the count)")
+			}
+			return runDiscover(c.Context, discoverOptions{url: c.Args().First(), json: c.Bool("json"), count: c.Bool("count"), filter: f, http: h}, d)
 		}),
 	}
 }
@@ -66,7 +77,7 @@ func runDiscover(ctx context.Context, o discoverOptions, d *deps) error {
 	}
 	rep := discoverReport{Discovery: disc}
 	if o.count {
-		rep.Counts = countSets(ctx, client, disc, o.http.limits())
+		rep.Counts = countSets(ctx, client, disc, o.filter, o.http.limits())
 	}
 	if o.json {
 		d.jsonResult(rep)

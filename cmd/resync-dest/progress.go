@@ -271,6 +271,10 @@ func humanBytes(n int64) string {
 
 // writeCounts prints one line of counts.
 func writeCounts(w io.Writer, c resourcesync.Counts) {
-	fmt.Fprintf(w, "%d listed: %d created, %d updated, %d unchanged, %d deleted, %d failed, %d skipped; %s written",
-		c.Listed, c.Created, c.Updated, c.Unchanged, c.Deleted, c.Failed, c.Skipped, humanBytes(c.Bytes))
+	leftOut := ""
+	if c.LeftOut > 0 {
+		leftOut = fmt.Sprintf(", %d left out by the filters", c.LeftOut)
+	}
+	fmt.Fprintf(w, "%d listed: %d created, %d updated, %d unchanged, %d deleted, %d failed, %d skipped%s; %s written",
+		c.Listed, c.Created, c.Updated, c.Unchanged, c.Deleted, c.Failed, c.Skipped, leftOut, humanBytes(c.Bytes))
 }

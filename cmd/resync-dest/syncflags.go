@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,10 +29,13 @@ type syncOptions struct {
 	dryRun         bool
 	checksum       bool
 	allowHosts     []string
-	json           bool
-	progress       string
-	via            resourcesync.Via
-	maxDumpSize    int64
+	filter         resourcesync.Filter
+	// filterArgs are the --exclude and --include flags again.
+	filterArgs  []string
+	json        bool
+	progress    string
+	via         resourcesync.Via
+	maxDumpSize int64
 	// metricsTextfile is where the run's metrics go, for node_exporter's
 	// textfile collector; "" for none.
 	metricsTextfile string
@@ -41,7 +45,7 @@ type syncOptions struct {
 
 // syncFlags are the flags of baseline, incremental and sync.
 func syncFlags() []cli.Flag {
-	return append([]cli.Flag{
+	return slices.Concat([]cli.Flag{
 		&cli.StringFlag{Name: "dest", Usage: "mirror root `DIR` (required)", EnvVars: []string{"RESYNC_DEST_DEST"}},
 		&cli.StringFlag{Name: "state", Usage: "the state: a SQLite `FILE` (default: DIR/.resync-dest/state.db) or postgres://...", EnvVars: []string{"RESYNC_DEST_STATE"}},
 		&cli.StringSliceFlag{Name: "map", Usage: "store resources whose URI starts with URI_PREFIX under LOCAL_DIR (relative to --dest, or absolute at or below it; . is the mirror's root, and then the only map): `URI_PREFIX=LOCAL_DIR` (repeatable)"},
@@ -58,7 +62,7 @@ func syncFlags() []cli.Flag {
 		&cli.StringFlag{Name: "metrics-textfile", Usage: "after the run, write the mirror's metrics to `FILE` (Prometheus text format, atomically), for node_exporter's textfile collector", EnvVars: []string{"RESYNC_DEST_METRICS_TEXTFILE"}},
 		&cli.StringFlag{Name: "max-size", Value: "4GiB", Usage: "refuse a resource whose list gives no length once it passes `SIZE` (a listed length is the cap otherwise)", EnvVars: []string{"RESYNC_DEST_MAX_SIZE"}},
 		&cli.StringFlag{Name: "max-dump-size", Value: "10GiB", Usage: "refuse a dump package that downloads or inflates to more than `SIZE` (bytes, or with K, M, G, T: KiB...; KB, MB, GB, TB: powers of 1000)", EnvVars: []string{"RESYNC_DEST_MAX_DUMP_SIZE"}},
-	}, append(httpFlags(), scaleFlags()...)...)
+	}, filterFlags(), httpFlags(), scaleFlags())
 }
 
 // parseMaps reads the --map values for the mirror at dest (absolute) and
@@ -139,6 +143,10 @@ func parseSyncOptions(c flagValues, url, verb string) (syncOptions, error) {
 			return o, usageErrorf("--allow-host %q: want a host name, optionally with :port", h)
 		}
 	}
+	if o.filter, err = parseFilter(c); err != nil {
+		return o, err
+	}
+	o.filterArgs = filterArgs(c)
 	switch o.via = resourcesync.Via(c.String("via")); o.via {
 	case resourcesync.ViaList, resourcesync.ViaDump, resourcesync.ViaAuto:
 	default:
