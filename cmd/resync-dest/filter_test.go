@@ -180,3 +180,47 @@ sources:
 		}
 	}
 }
+
+// A file resync-dest never wrote, at the path of a URI the filters leave
+// out, is kept by baseline --delete and is not extra to audit; deletions
+// of resources left out do not count against --max-delete; a first sync
+// takes the filters for its baseline and its changes alike.
+func TestFiltersSpareWhatTheyLeaveOut(t *testing.T) {
+	t.Parallel()
+	src, srv := served(t, func(s *fixtures.Spec) { s.Resources = 12 })
+	res := src.Resources(0)
+	dest := t.TempDir()
+	exclude := []string{"--exclude", `/planted\.txt$`, "--exclude", uriPattern(res[:2])}
+	runCLI(t, args([]string{"sync", "--dest", dest}, append(exclude, srv.URL)...)...).want(t, 0)
+	if onDisk(t, dest, res[0].URI) != "" || onDisk(t, dest, res[2].URI) == "" {
+		t.Fatalf("the first sync did not apply the filters")
+	}
+
+	planted := strings.Replace(res[2].URI, filepath.Base(res[2].Path), "planted.txt", 1)
+	p := filepath.Join(dest, relPath(t, planted))
+	if err := os.WriteFile(p, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runCLI(t, args([]string{"baseline", "--dest", dest, "--delete", "--max-delete", "100%"}, append(exclude, srv.URL)...)...).want(t, 0)
+	if b, err := os.ReadFile(p); err != nil || string(b) != "mine" {
+		t.Fatalf("baseline --delete removed a file --exclude leaves out: %v", err)
+	}
+	runCLI(t, args([]string{"audit", "--dest", dest}, append(exclude, srv.URL)...)...).want(t, 0)
+	r := runCLI(t, args([]string{"audit", "--dest", dest}, srv.URL)...).want(t, exitDifferences)
+	contains(t, r.stdout, "+ "+relPath(t, planted))
+
+	// The Source deletes two resources: one left out (held from an
+	// earlier run without filters), one taken. --max-delete 1 counts
+	// only the one the run would delete.
+	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+	if err := src.Apply(src.At().Add(1e9),
+		fixtures.Mutation{Kind: fixtures.Delete, Path: res[0].Path},
+		fixtures.Mutation{Kind: fixtures.Delete, Path: res[5].Path}); err != nil {
+		t.Fatal(err)
+	}
+	runCLI(t, args([]string{"sync", "--dest", dest, "--delete", "--max-delete", "1"}, append(exclude, srv.URL)...)...).want(t, 0)
+	if onDisk(t, dest, res[0].URI) == "" || onDisk(t, dest, res[5].URI) != "" {
+		t.Errorf("sync --delete: the left-out file must stay (%v), the other go (%v)",
+			onDisk(t, dest, res[0].URI) != "", onDisk(t, dest, res[5].URI) == "")
+	}
+}
