@@ -144,3 +144,24 @@ func TestTallyPlanned(t *testing.T) {
 	live, _, _, _ := newTestTally(false, &logs, nil)
 	live.planned(Created, sized, false) // no plan: nothing to count, no panic
 }
+
+// A resource the filters left out is counted apart (LeftOut, not
+// Skipped), is not out of scope, and is not warned about: the user asked.
+func TestTallyLeftOut(t *testing.T) {
+	var logs bytes.Buffer
+	tl, c, _, _ := newTestTally(false, &logs, nil)
+	tl.Log = zerolog.New(&logs).Level(zerolog.InfoLevel)
+	told := 0
+	tl.OutOfScope = func(string, error) { told++ }
+	f, err := resourcesync.ParseFilter(nil, []string{`\.tmp$`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		uri := fmt.Sprintf("http://s/%d.tmp", i)
+		tl.Add(Skipped, uri, "", 0, f.Check(uri))
+	}
+	if c.LeftOut != 3 || c.Skipped != 0 || told != 0 || logs.Len() != 0 {
+		t.Errorf("left out %d, skipped %d, told %d, logged %q", c.LeftOut, c.Skipped, told, logs.String())
+	}
+}
