@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/resourcesync"
@@ -222,5 +225,52 @@ func TestFiltersSpareWhatTheyLeaveOut(t *testing.T) {
 	if onDisk(t, dest, res[0].URI) == "" || onDisk(t, dest, res[5].URI) != "" {
 		t.Errorf("sync --delete: the left-out file must stay (%v), the other go (%v)",
 			onDisk(t, dest, res[0].URI) != "", onDisk(t, dest, res[5].URI) == "")
+	}
+}
+
+// watch takes the set its URL stands for and the filters, as sync does.
+func TestWatchOneSetFiltered(t *testing.T) {
+	src, _ := served(t, func(s *fixtures.Spec) { s.Sets = 2; s.Resources = 12 })
+	res := src.Resources(1)
+	dest := filepath.Join(t.TempDir(), "mirror")
+	drain, stop := context.WithCancel(context.Background())
+	var stdout, stderr fixtures.LockedBuffer
+	code := make(chan int, 1)
+	go func() {
+		code <- run(context.Background(), []string{"resync-dest", "watch", "--json", "--dest", dest,
+			"--listen", "127.0.0.1:0", "--poll-interval", "1h", "--max-retry-wait", "5ms",
+			"--exclude", uriPattern(res[:2]), src.CapabilityListURL(1)},
+			stdio{out: &stdout, err: &stderr}, drain, func() os.Signal { return syscall.SIGTERM })
+	}()
+	waitUntil(t, "the first sync's line", func() bool { return strings.HasSuffix(stdout.String(), "}\n") })
+	stop()
+	select {
+	case c := <-code:
+		if c != exitSIGTERM {
+			t.Errorf("exit %d, want %d\n%s", c, exitSIGTERM, stderr.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("watch did not stop")
+	}
+	first, _, _ := strings.Cut(stdout.String(), "\n")
+	var rep struct {
+		Sets []struct {
+			CapabilityList string `json:"capability_list"`
+		} `json:"sets"`
+		Counts resourcesync.Counts `json:"counts"`
+	}
+	if err := resultOf(first, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Sets) != 1 || rep.Sets[0].CapabilityList != src.CapabilityListURL(1) || rep.Counts.LeftOut != 2 {
+		t.Errorf("watch's first sync: sets %+v, counts %+v; want dataset2 only, 2 left out", rep.Sets, rep.Counts)
+	}
+	for i, x := range res {
+		if got := onDisk(t, dest, x.URI) != ""; got != (i >= 2) {
+			t.Errorf("%s on disk: %v", x.URI, got)
+		}
+	}
+	if held, _ := mirrored(t, src, 0, dest); held != 0 {
+		t.Errorf("%d resources of dataset1 mirrored by a watch of dataset2", held)
 	}
 }
