@@ -32,7 +32,13 @@ func discoverCommand(d *deps) *cli.Command {
 		Description: `URL may be a Source's root (http://host/ -> /.well-known/resourcesync), a Source
 Description, a Capability List, a Resource List or Change List (rel="up" is followed), or any
 page carrying rel="resourcesync" in an HTML <link> or an HTTP Link header. When the URL
-itself leads nowhere, the well-known URI and robots.txt of its host are tried.
+itself leads nowhere, the well-known URI and robots.txt of its host are tried. A Resource
+List or Change List without rel="up" is the set the well-known Source Description names it
+in, or else a one-set Source of its own.
+
+A run given the same URL takes every set (the Source's root, its Source Description) or
+one set (its Capability List, or a document within it); "a run takes" says which.
+--count counts the sets a run takes, and with --include/--exclude only what they take.
 
 Exits 0 when a Source was found, 1 when the URL does not lead to a ResourceSync Source or a
 document is malformed (the message names the URL and the cause), 5 when the Source could
