@@ -333,6 +333,11 @@ func (d *discoverer) tryRobots(ctx context.Context, root *url.URL) (bool, error)
 			d.notes = append(d.notes, fmt.Sprintf("%s (Sitemap in robots.txt) is not a ResourceSync document (skipped)", m))
 			continue
 		}
+		if !h.Capability().Known() {
+			d.tried("%s (Sitemap in robots.txt): capability %q, which resync-dest does not know", m, string(h.Capability()))
+			d.notes = append(d.notes, fmt.Sprintf("%s (Sitemap in robots.txt) has capability %q, which resync-dest does not know (skipped)", m, string(h.Capability())))
+			continue
+		}
 		d.res.FoundBy = "robots.txt"
 		if _, err := d.fromDocument(ctx, sp, h); err != nil {
 			return false, err
@@ -441,7 +446,11 @@ func (d *discoverer) fromCapabilityList(ctx context.Context, p *page) error {
 	}
 	sd := resourcesync.Resolve(p.url, up.Href)
 	if d.res.SourceDescription != "" && d.res.SourceDescription == sd {
-		return nil // already read: it names this set
+		if _, named := d.res.Set(p.url); named {
+			return nil // already read: it names this set
+		}
+		d.warn("Source Description %s does not name the Capability List %s that points at it; adding it", sd, p.url)
+		return d.addSet(ctx, p.url, "")
 	}
 	sp, err := d.open(ctx, sd, description)
 	if err != nil {

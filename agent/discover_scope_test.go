@@ -120,7 +120,8 @@ func TestDiscoverRobotsSkipsPlainSitemaps(t *testing.T) {
 	src.SetRaw("/", "text/html", []byte("<html><head><title>no links</title></head></html>"))
 	src.SetRaw("/sitemap.xml", "application/xml", []byte(`<?xml version="1.0"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>`+srv.URL+`about.html</loc></url></urlset>`))
-	src.SetRaw("/robots.txt", "text/plain", []byte("User-agent: *\nSitemap: "+srv.URL+"sitemap.xml\nSitemap: "+src.ResourceListURL(0)+"\nSitemap: "+src.ResourceListURL(1)+"\n"))
+	src.SetRaw("/odd.xml", "application/xml", []byte(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/"><rs:md capability="resourcelist-v2"/></urlset>`))
+	src.SetRaw("/robots.txt", "text/plain", []byte("User-agent: *\nSitemap: "+srv.URL+"sitemap.xml\nSitemap: "+srv.URL+"odd.xml\nSitemap: "+src.ResourceListURL(0)+"\nSitemap: "+src.ResourceListURL(1)+"\n"))
 	d, err := discover(t, srv.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +130,34 @@ func TestDiscoverRobotsSkipsPlainSitemaps(t *testing.T) {
 	if d.FoundBy != "robots.txt" || d.Selected != "" {
 		t.Errorf("via %q, selected %q", d.FoundBy, d.Selected)
 	}
-	if w := strings.Join(d.Warnings, "\n"); !strings.Contains(w, srv.URL+"sitemap.xml") {
-		t.Errorf("warnings %q do not note the plain sitemap skipped", d.Warnings)
+	if w := strings.Join(d.Warnings, "\n"); !strings.Contains(w, srv.URL+"sitemap.xml") || !strings.Contains(w, `"resourcelist-v2"`) {
+		t.Errorf("warnings %q do not note the plain sitemap and the unknown capability skipped", d.Warnings)
+	}
+}
+
+// A Capability List that points up to a Source Description already read,
+// which does not name it, is still a set (with a warning), whatever the
+// order discovery met them in.
+func TestDiscoverCapabilityListTheDescriptionOmits(t *testing.T) {
+	src, srv := served(t, func(s *fixtures.Spec) { s.NoWellKnown = true; s.Sets = 2 })
+	sd := string(mustGet(t, src.SourceDescriptionURL()))
+	second := strings.Index(sd[strings.Index(sd, "<url>")+1:], "<url>") + strings.Index(sd, "<url>") + 1
+	end := strings.Index(sd[second:], "</url>") + second + len("</url>")
+	if !strings.Contains(sd[second:end], src.CapabilityListURL(1)) {
+		t.Fatalf("the second entry is not dataset2's: %s", sd[second:end])
+	}
+	u, _ := url.Parse(src.SourceDescriptionURL())
+	src.SetRaw(u.Path, "application/xml", []byte(sd[:second]+sd[end:]))
+	src.SetRaw("/", "text/html", []byte("<html></html>"))
+	src.SetRaw("/robots.txt", "text/plain", []byte("Sitemap: "+src.SourceDescriptionURL()+"\nSitemap: "+src.CapabilityListURL(1)+"\n"))
+	d, err := discover(t, srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Sets) != 2 {
+		t.Fatalf("%d sets, want both: %+v", len(d.Sets), d.Sets)
+	}
+	if w := strings.Join(d.Warnings, "\n"); !strings.Contains(w, "does not name the Capability List "+src.CapabilityListURL(1)) {
+		t.Errorf("warnings %q", d.Warnings)
 	}
 }
