@@ -113,6 +113,9 @@ func TestFiltersLeaveResourcesOut(t *testing.T) {
 	runCLI(t, args([]string{"audit", "--dest", dest}, append(exclude, srv.URL)...)...).want(t, 0)
 	r = runCLI(t, args([]string{"audit", "--dest", dest}, srv.URL)...).want(t, exitDifferences)
 	contains(t, r.stdout, "1 extra", "1 changed")
+	// Its repair command keeps the filters.
+	r = runCLI(t, args([]string{"audit", "--dest", dest, "--exclude", uriPattern(out[:1])}, srv.URL)...).want(t, exitDifferences)
+	contains(t, r.stdout, "0 extra, 1 changed", "--exclude "+shellQuote(uriPattern(out[:1])))
 
 	// Without the filters, the run brings them in step.
 	runCLI(t, args([]string{"baseline", "--dest", dest, "--delete", "--max-delete", "100%"}, srv.URL)...).want(t, 0)
