@@ -53,12 +53,16 @@ func (w *workerSyncer) Sets(ctx context.Context, src pgstate.Source) ([]string, 
 		return nil, err
 	}
 	var out []string
+	only := o.capabilityList
+	if only == "" {
+		only = disc.Selected // a URL within one set's documents stands for that set
+	}
 	for _, s := range disc.Sets {
 		if s.Err != nil {
 			w.d.log.Warn().Str("capability_list", s.CapabilityList).Err(s.Err).Msg("set skipped")
 			continue
 		}
-		if o.capabilityList == "" || o.capabilityList == s.CapabilityList {
+		if only == "" || only == s.CapabilityList {
 			out = append(out, s.CapabilityList)
 		}
 	}
