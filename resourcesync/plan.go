@@ -27,6 +27,9 @@ type Plan struct {
 	Fail          int64 `json:"fail"`
 	Bytes         int64 `json:"bytes"`          // listed lengths of Fetch and Update
 	UnknownLength int64 `json:"unknown_length"` // of Fetch and Update, entries without a length
+	// LeftOut counts entries the user's filters (--include, --exclude)
+	// leave out: nothing done.
+	LeftOut int64 `json:"left_out,omitempty"`
 }
 
 // Add adds o to p.
@@ -42,10 +45,11 @@ func (p *Plan) Add(o Plan) {
 	p.Fail += o.Fail
 	p.Bytes += o.Bytes
 	p.UnknownLength += o.UnknownLength
+	p.LeftOut += o.LeftOut
 }
 
 // Actions is the sum of the actions, which is Considered when the plan adds
 // up.
 func (p Plan) Actions() int64 {
-	return p.Fetch + p.Update + p.InStep + p.Delete + p.Keep + p.OutOfScope + p.Fail
+	return p.Fetch + p.Update + p.InStep + p.Delete + p.Keep + p.OutOfScope + p.Fail + p.LeftOut
 }

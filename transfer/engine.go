@@ -167,7 +167,7 @@ func (e *engine) recorded(res result, publishErr error) {
 	t := e.job.Tally
 	t.Counts.Listed++
 	t.Add(res.outcome, u.URI, u.Path, res.bytes, res.cause)
-	t.planned(res.outcome, u.Want, res.conditional)
+	t.planned(res.outcome, u.Want, res.conditional, res.cause)
 	if res.ticket != "" && publishErr == nil {
 		e.d.Log.Debug().Str("uri", u.URI).Str("path", u.Path).Int64("bytes", res.bytes).Msg("fetched")
 	}

@@ -120,7 +120,7 @@ func (t *Tally) plan(format, path, uri string) {
 
 // planned counts a unit of a dry run in its plan: the action its outcome
 // stands for, and the listed length of what would be downloaded.
-func (t *Tally) planned(o Outcome, want resourcesync.Version, conditional bool) {
+func (t *Tally) planned(o Outcome, want resourcesync.Version, conditional bool, cause error) {
 	p := t.Planned
 	if p == nil {
 		return
@@ -148,7 +148,11 @@ func (t *Tally) planned(o Outcome, want resourcesync.Version, conditional bool) 
 	case Kept:
 		p.Keep++
 	case Skipped:
-		p.OutOfScope++ // the scope is the only reason a unit is skipped
+		if errors.Is(cause, resourcesync.ErrLeftOut) {
+			p.LeftOut++
+			break
+		}
+		p.OutOfScope++ // else the scope is the only reason a unit is skipped
 	case Failed:
 		p.Fail++
 	}

@@ -120,6 +120,7 @@ func TestTallyPlanned(t *testing.T) {
 		o           Outcome
 		want        resourcesync.Version
 		conditional bool
+		cause       error
 		plan        resourcesync.Plan
 	}{
 		{o: Unchanged, plan: resourcesync.Plan{Considered: 1, InStep: 1}},
@@ -130,19 +131,20 @@ func TestTallyPlanned(t *testing.T) {
 		{o: Deleted, plan: resourcesync.Plan{Considered: 1, Delete: 1}},
 		{o: Kept, plan: resourcesync.Plan{Considered: 1, Keep: 1}},
 		{o: Skipped, plan: resourcesync.Plan{Considered: 1, OutOfScope: 1}},
+		{o: Skipped, cause: resourcesync.ErrLeftOut, plan: resourcesync.Plan{Considered: 1, LeftOut: 1}},
 		{o: Failed, plan: resourcesync.Plan{Considered: 1, Fail: 1}},
 	} {
 		var logs bytes.Buffer
 		tl, _, _, _ := newTestTally(true, &logs, nil)
 		tl.Planned = &resourcesync.Plan{}
-		tl.planned(tc.o, tc.want, tc.conditional)
+		tl.planned(tc.o, tc.want, tc.conditional, tc.cause)
 		if *tl.Planned != tc.plan || tl.Planned.Actions() != tl.Planned.Considered {
 			t.Errorf("%v %+v: plan %+v, want %+v", tc.o, tc.want, *tl.Planned, tc.plan)
 		}
 	}
 	var logs bytes.Buffer
 	live, _, _, _ := newTestTally(false, &logs, nil)
-	live.planned(Created, sized, false) // no plan: nothing to count, no panic
+	live.planned(Created, sized, false, nil) // no plan: nothing to count, no panic
 }
 
 // A resource the filters left out is counted apart (LeftOut, not

@@ -15,8 +15,12 @@ func writePlan(w io.Writer, indent string, p *resourcesync.Plan) {
 	if p == nil {
 		return
 	}
-	fmt.Fprintf(w, "%splan for %s: %d to fetch (new), %d to update, %d in step, %d to delete, %d to keep, %d out of scope, %d to fail\n",
-		indent, plural(p.Considered, "entry", "entries"), p.Fetch, p.Update, p.InStep, p.Delete, p.Keep, p.OutOfScope, p.Fail)
+	leftOut := ""
+	if p.LeftOut > 0 {
+		leftOut = fmt.Sprintf(", %d left out by the filters", p.LeftOut)
+	}
+	fmt.Fprintf(w, "%splan for %s: %d to fetch (new), %d to update, %d in step, %d to delete, %d to keep, %d out of scope, %d to fail%s\n",
+		indent, plural(p.Considered, "entry", "entries"), p.Fetch, p.Update, p.InStep, p.Delete, p.Keep, p.OutOfScope, p.Fail, leftOut)
 	if p.Conditional > 0 {
 		fmt.Fprintf(w, "%s  %d of the updates only if the Source says the resource changed (conditional GET)\n", indent, p.Conditional)
 	}
