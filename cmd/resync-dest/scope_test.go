@@ -164,3 +164,23 @@ func TestLenientDiscovery(t *testing.T) {
 		contains(t, r.stderr, srv.URL+"odd.xml", `"resourcelist-v2"`, "does not know")
 	})
 }
+
+// A run of one set, given by its URL, retires no other set: only a run
+// over every set may (TestGuaranteeOrphanedSetIsRetired).
+func TestOneSetRunRetiresNoOther(t *testing.T) {
+	t.Parallel()
+	src, srv := served(t, func(s *fixtures.Spec) { s.Resources = 8; s.Sets = 2 })
+	dest := t.TempDir()
+	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+	gone := src.CapabilityListURL(1)
+	sdPath := pathOf(t, src.SourceDescriptionURL())
+	src.SetRaw(sdPath, "application/xml", withoutSet(t, sourceDoc(t, srv, sdPath), gone))
+	runCLI(t, args([]string{"sync", "--dest", dest}, src.CapabilityListURL(0))...).want(t, 0)
+	if !readState(t, dest, gone).ok {
+		t.Fatal("a run of dataset1 by its URL retired dataset2")
+	}
+	runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
+	if readState(t, dest, gone).ok {
+		t.Fatal("a run over every set did not retire the set the Source no longer names")
+	}
+}
