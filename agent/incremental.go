@@ -102,7 +102,27 @@ func (j syncJob) incrementalSet(ctx context.Context, disc *Discovery, s *SetInfo
 	var gap *incremental.GapError
 	if errors.As(err, &gap) && j.rebaselineOnGap {
 		log.Warn().Err(err).Msg("making a new baseline (--rebaseline-on-gap)")
-		return baselineSet(ctx, disc, s, d, j.base, j.via, sr)
+		if err := baselineSet(ctx, disc, s, d, j.base, j.via, sr); err != nil {
+			return err
+		}
+		return newCursor(ctx, d.Store, s.CapabilityList, sum)
 	}
 	return err
+}
+
+// newCursor puts the cursor the new baseline recorded into the summary of
+// the incremental run that found the gap, so that the summary says where
+// the next run starts, as status does - not the cursor the gap left behind.
+func newCursor(ctx context.Context, st Store, capabilityList string, sum *incremental.Summary) error {
+	if sum == nil {
+		return nil
+	}
+	state, _, err := st.Set(ctx, capabilityList)
+	if err != nil {
+		return fmt.Errorf("read the state of set %s: %w: %w", capabilityList, resourcesync.ErrLocal, err)
+	}
+	if !state.Cursor.IsZero() {
+		sum.Cursor = state.Cursor
+	}
+	return nil
 }

@@ -83,11 +83,12 @@ type incSummary struct {
 	Sets     []struct {
 		Baseline    *struct{ Created int } `json:"baseline"`
 		Incremental *struct {
-			Applied     int `json:"applied"`
-			AlreadyDone int `json:"already_done"`
-			Changes     int `json:"changes"`
-			Deleted     int `json:"deleted"`
-			WouldDelete int `json:"would_delete"`
+			Applied     int       `json:"applied"`
+			AlreadyDone int       `json:"already_done"`
+			Changes     int       `json:"changes"`
+			Deleted     int       `json:"deleted"`
+			WouldDelete int       `json:"would_delete"`
+			Cursor      time.Time `json:"cursor"`
 		} `json:"incremental"`
 	} `json:"sets"`
 }
@@ -222,8 +223,18 @@ func TestIncrementalExitCodes(t *testing.T) {
 			t.Fatal("a run that found a gap changed the mirror")
 		}
 		r = runCLI(t, args([]string{"incremental", "--dest", dest, "--rebaseline-on-gap", "--delete", "--max-delete", "100%", "--json"}, srv.URL)...).want(t, 0)
-		if s := incJSON(t, r); s.Sets[0].Baseline == nil {
+		s := incJSON(t, r)
+		if s.Sets[0].Baseline == nil {
 			t.Errorf("--rebaseline-on-gap made no baseline: %s", r.stdout)
+		}
+		// The summary names the cursor the new baseline recorded, as status
+		// does, not the one the gap left behind.
+		var st statusReport
+		if err := resultOf(runCLI(t, "status", "--dest", dest, "--json").want(t, 0).stdout, &st); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := s.Sets[0].Incremental.Cursor, st.Sets[0].Cursor; !got.Equal(want) || !got.After(start) {
+			t.Errorf("after --rebaseline-on-gap the summary's cursor is %s, status says %s (the gap's was %s)", got, want, start)
 		}
 		incAssertIsSource(t, src, dest)
 		runCLI(t, args([]string{"sync", "--dest", dest}, srv.URL)...).want(t, 0)
