@@ -26,8 +26,9 @@ import (
 const killIterations = 20
 
 // killSeedEnv overrides the seed of the kill moments, to replay a failure
-// (the seed is logged).
-const killSeedEnv = "RESYNC_DEST_KILL_SEED"
+// (the seed is logged). Not RESYNC_DEST_...: the killed runs inherit the
+// environment, and the binary refuses a variable of its prefix it does not read.
+const killSeedEnv = "RESYNCTEST_KILL_SEED"
 
 // killCase is one iteration: a fresh Source and an empty mirror.
 type killCase struct {
