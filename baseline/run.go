@@ -149,7 +149,7 @@ func (r *run) unit(e *resourcesync.Entry) *transfer.Unit {
 	return &transfer.Unit{
 		URI:    e.Loc,
 		Want:   resourcesync.Version{Fixity: e.MD.Hash, Length: e.MD.Length, HasLength: e.MD.HasLength, LastMod: e.LastMod},
-		Wanted: true, Rehash: r.opts.Checksum, Revalidate: true,
+		Wanted: true, Rehash: r.opts.Checksum, Revalidate: true, Mirrors: resourcesync.Mirrors(e.Links),
 	}
 }
 

@@ -19,6 +19,11 @@ type Counts struct {
 	// LeftOut counts the entries the user's filters (--include,
 	// --exclude) left out: neither fetched nor deleted.
 	LeftOut int64 `json:"left_out,omitempty"`
+	// MirrorBytes are the part of Bytes fetched from the Source's mirrors
+	// (rel="duplicate"); MirrorFailures the mirror fetches that failed
+	// (the next mirror or <loc> was tried).
+	MirrorBytes    int64 `json:"mirror_bytes"`
+	MirrorFailures int64 `json:"mirror_failures"`
 }
 
 // Add adds o to c.
@@ -32,6 +37,8 @@ func (c *Counts) Add(o Counts) {
 	c.Skipped += o.Skipped
 	c.LeftOut += o.LeftOut
 	c.Bytes += o.Bytes
+	c.MirrorBytes += o.MirrorBytes
+	c.MirrorFailures += o.MirrorFailures
 }
 
 // Progress is a run's live counters: workers add to it, a display reads it.

@@ -23,6 +23,10 @@ type Fetch struct {
 	// ExtraAlgs are algorithms to compute even when the Source gave none, so
 	// that the state can record a digest of what is held.
 	ExtraAlgs []string
+	// Anonymous sends none of the extra headers the user gave for the
+	// Source (--header): a mirror's copy is fetched without credentials,
+	// whatever its host.
+	Anonymous bool
 }
 
 // Fetched is what a completed fetch produced.

@@ -27,6 +27,10 @@ import (
 // wrapped with the URL. After any error dst may hold rejected bytes; the
 // caller discards them and keeps its old copy.
 //
+// With f.Anonymous no hop of the download carries Options.Headers, even
+// to one of HeaderOrigins (a mirror's copy is fetched without the
+// credentials given for the Source).
+//
 // A Fetch whose Hash is a resourcesync.MalformedFixity fails at once with
 // its error (resourcesync.ErrHash), without a request.
 //
@@ -53,7 +57,15 @@ func (c *Client) Download(ctx context.Context, f resourcesync.Fetch, dst resourc
 	if f.LastModified != "" {
 		header.Set("If-Modified-Since", f.LastModified)
 	}
-	rs := newResumption(dst, c.opts.ResumeAbove, f.Length, f.HasLength)
+	above := c.opts.ResumeAbove
+	if f.Anonymous {
+		ctx = context.WithValue(ctx, anonymousKey{}, true)
+		// A mirror's fetch neither resumes nor keeps a partial: the one a
+		// sink offers was kept from another origin (its validator is not
+		// this URL's), and a mirror's bytes are not the Source's to resume.
+		above = 0
+	}
+	rs := newResumption(dst, above, f.Length, f.HasLength)
 	rs.setHeaders(header)
 	x := &exchange{
 		c:           c,

@@ -204,6 +204,41 @@ func TestHeadersGoOnlyToTheirOrigin(t *testing.T) {
 	}
 }
 
+// An anonymous download (a mirror's copy) carries none of the extra
+// headers, even to their own origin and on a redirect there.
+func TestAnonymousDownloadCarriesNoHeaders(t *testing.T) {
+	rec := &recordHeaders{}
+	srv, _ := serve(t, rec.ServeHTTP)
+	rec.next = func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hop" {
+			http.Redirect(w, r, "/copy", http.StatusFound)
+			return
+		}
+		_, _ = w.Write([]byte("copy"))
+	}
+	c := newClient(t, func(o *Options) {
+		o.Headers = http.Header{"Authorization": {"Bearer s3cret"}, "x-api-key": {"k"}}
+		o.HeaderOrigins = []string{srv.URL}
+	})
+	ctx := context.Background()
+	for _, p := range []string{"/direct", "/hop"} {
+		if _, err := c.Download(ctx, resourcesync.Fetch{URL: srv.URL + p, Anonymous: true}, &memSink{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.Download(ctx, resourcesync.Fetch{URL: srv.URL + "/named"}, &memSink{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/direct", "/copy"} {
+		if got, ok := rec.get(p); !ok || got != [2]string{} {
+			t.Errorf("anonymous %s (requested: %v) saw headers %q, want none", p, ok, got)
+		}
+	}
+	if got, _ := rec.get("/named"); got != [2]string{"Bearer s3cret", "k"} {
+		t.Errorf("a download that is not anonymous saw headers %q, want them all", got)
+	}
+}
+
 func TestUserAgent(t *testing.T) {
 	var mu sync.Mutex
 	var agents []string

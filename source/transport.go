@@ -63,9 +63,13 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
+// anonymousKey marks the context of a download whose Fetch is Anonymous:
+// no hop of it carries the extra headers.
+type anonymousKey struct{}
+
 // headerOrigin reports whether the extra headers go to req's origin.
 func (t *roundTripper) headerOrigin(req *http.Request) bool {
-	if len(t.headers) == 0 {
+	if len(t.headers) == 0 || req.Context().Value(anonymousKey{}) != nil {
 		return false
 	}
 	for _, o := range t.origins {

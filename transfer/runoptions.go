@@ -36,6 +36,10 @@ type RunOptions struct {
 	// Filter is the user's --include and --exclude: a URI it leaves out
 	// is neither fetched nor deleted (Skipped, counted as LeftOut).
 	Filter resourcesync.Filter
+	// Mirrors says when a unit's mirrors (Unit.Mirrors, §14.2) are tried:
+	// before the Source (MirrorsPrefer, the default), only after it failed
+	// (MirrorsFallback), or never (MirrorsOff).
+	Mirrors MirrorMode
 	// LocalAlgs are computed for the state when the Source gives no hash
 	// this package can verify, so that later checks have a digest.
 	LocalAlgs []string
@@ -83,6 +87,7 @@ func DefaultRunOptions() RunOptions {
 	return RunOptions{
 		Workers:        8,
 		MaxDelete:      DeleteLimit{Percent: 10, IsPercent: true},
+		Mirrors:        MirrorsPrefer,
 		LocalAlgs:      []string{resourcesync.AlgMD5},
 		BatchSize:      256,
 		BatchInterval:  time.Second,
@@ -110,6 +115,9 @@ func (o RunOptions) WithDefaults() RunOptions {
 	}
 	if o.Now == nil {
 		o.Now = d.Now
+	}
+	if o.Mirrors == "" {
+		o.Mirrors = d.Mirrors
 	}
 	if o.Drain == nil {
 		o.Drain = context.Background()

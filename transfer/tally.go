@@ -112,6 +112,15 @@ func (t *Tally) Add(o Outcome, uri, path string, bytes int64, cause error) {
 	}
 }
 
+// Mirrored counts what a resource's mirrors gave: the bytes of its copy
+// when one served it (and it was published), the mirrors that failed.
+func (t *Tally) Mirrored(o Outcome, bytes int64, failures int) {
+	if o == Created || o == Updated {
+		t.Counts.MirrorBytes += bytes
+	}
+	t.Counts.MirrorFailures += int64(failures)
+}
+
 func (t *Tally) plan(format, path, uri string) {
 	if t.Plan != nil {
 		fmt.Fprintf(t.Plan, format, path, uri)

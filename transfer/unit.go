@@ -34,6 +34,11 @@ type Unit struct {
 	// always the last resort. The engine releases them once the unit is
 	// done or dropped.
 	Origins []Origin
+	// Mirrors are the resource's mirrors the Source names (§14.2,
+	// resourcesync.Mirrors: http(s), in pri order). The engine tries them
+	// as RunOptions.Mirrors says, only when Want has a hash to verify
+	// their copies against, and only those the host policy allows.
+	Mirrors []resourcesync.Link
 	// Changes are the change records the unit's effect settles: recorded
 	// with it, failed when it fails.
 	Changes []resourcesync.ChangeRecord

@@ -24,8 +24,12 @@ type result struct {
 	// dropped when the unit's record is made.
 	replaces string
 	bytes    int64
-	cause    error  // for Failed and Skipped
-	note     string // recorded with the unit's changes
+	// mirrorBytes are the bytes fetched from a mirror of the Source (of
+	// bytes); mirrorFailures the mirrors that failed before.
+	mirrorBytes    int64
+	mirrorFailures int
+	cause          error  // for Failed and Skipped
+	note           string // recorded with the unit's changes
 	// conditional says that the unit is fetched only if the Source says
 	// it changed, as nothing the list gives tells (a dry run's plan
 	// counts those apart).
@@ -219,67 +223,6 @@ func (w *worker) decideByContent(u *Unit, d decision) (decision, error) {
 		d.refresh = &h
 	}
 	return d, nil
-}
-
-// fetch brings the unit's wanted version into the mirror as a staged
-// file; the writer publishes and records it.
-func (w *worker) fetch(ctx context.Context, res result, conditional bool) (result, error) {
-	e, u := w.e, res.u
-	from, fromSource, err := w.open(ctx, u)
-	if err != nil {
-		if Fatal(err) {
-			return res, err
-		}
-		res.outcome, res.cause = Failed, err
-		return res, nil
-	}
-	req := Request{
-		URI: u.URI, Path: u.Path, Hash: u.Want.Fixity, Length: u.Want.Length, HasLen: u.Want.HasLength,
-		LastMod: u.Want.LastMod, Prev: u.Held, Conditional: conditional && fromSource,
-		LocalAlgs: e.o.LocalAlgs, Now: e.o.Now(),
-	}
-	if !u.Wanted && u.Held != nil {
-		// Nothing says which version is wanted: a copy found current
-		// keeps its lastmod.
-		req.LastMod = u.Held.LastMod
-	}
-	got, err := Get(ctx, from, e.d.Mirror, req)
-	if err != nil {
-		if Fatal(err) {
-			return res, err
-		}
-		if fromSource { // an origin's faults say nothing about the Source
-			if berr := e.job.Breaker.Note(u.URI, err); berr != nil {
-				return res, berr
-			}
-		}
-		res.outcome, res.cause = Failed, err
-		return res, nil
-	}
-	if fromSource {
-		_ = e.job.Breaker.Note(u.URI, nil)
-	}
-	res.ticket, res.bytes, res.held = got.Ticket, got.Bytes, &got.Held
-	if got.Ticket == "" { // 304: the copy held is current
-		res.outcome = Unchanged
-	}
-	return res, nil
-}
-
-// open returns where the unit's bytes come from: its first usable origin,
-// else the Source (fromSource). An error is fatal or about this unit.
-func (w *worker) open(ctx context.Context, u *Unit) (f Fetcher, fromSource bool, err error) {
-	for _, o := range u.Origins {
-		f, err := o.Open(ctx)
-		switch {
-		case err == nil:
-			return f, false, nil
-		case errors.Is(err, ErrUnusable):
-			continue
-		}
-		return nil, false, Classify(ctx, err)
-	}
-	return w.e.d.Fetcher, true, nil
 }
 
 // delete removes the local copy of a resource gone at the Source when

@@ -277,4 +277,7 @@ func writeCounts(w io.Writer, c resourcesync.Counts) {
 	}
 	fmt.Fprintf(w, "%d listed: %d created, %d updated, %d unchanged, %d deleted, %d failed, %d skipped%s; %s written",
 		c.Listed, c.Created, c.Updated, c.Unchanged, c.Deleted, c.Failed, c.Skipped, leftOut, humanBytes(c.Bytes))
+	if c.MirrorBytes > 0 || c.MirrorFailures > 0 {
+		fmt.Fprintf(w, " (%s from mirrors, %d mirror failures)", humanBytes(c.MirrorBytes), c.MirrorFailures)
+	}
 }

@@ -36,6 +36,7 @@ type syncOptions struct {
 	progress    string
 	via         resourcesync.Via
 	maxDumpSize int64
+	mirrors     transfer.MirrorMode
 	// metricsTextfile is where the run's metrics go, for node_exporter's
 	// textfile collector; "" for none.
 	metricsTextfile string
@@ -56,6 +57,7 @@ func syncFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "say what would be done; write nothing, state included"},
 		&cli.BoolFlag{Name: "checksum", Aliases: []string{"c"}, Usage: "re-hash local files instead of trusting the state; re-fetch those that differ"},
 		&cli.StringSliceFlag{Name: "allow-host", Usage: "also fetch resources from `HOST` (repeatable; default: the Source's own hosts only)", EnvVars: []string{"RESYNC_DEST_ALLOW_HOST"}},
+		&cli.StringFlag{Name: "mirrors", Value: string(transfer.MirrorsPrefer), Usage: "`WHEN` to fetch from the mirrors a Source names for a resource (rel=\"duplicate\", verified against the resource's hash; their hosts must be allowed by --allow-host): prefer (before <loc>), fallback (once <loc> failed) or off", EnvVars: []string{"RESYNC_DEST_MIRRORS"}},
 		&cli.BoolFlag{Name: "json", Usage: "print the final summary as one JSON document on stdout, also when the run fails (an envelope with exit_code and error; watch: one line a sync)"},
 		&cli.StringFlag{Name: "progress", Value: "auto", Usage: "auto, always or never: a live progress line on stderr", EnvVars: []string{"RESYNC_DEST_PROGRESS"}},
 		&cli.StringFlag{Name: "via", Value: string(resourcesync.ViaAuto), Usage: "`HOW` to copy: list (from the Resource/Change Lists), dump (from the Resource/Change Dumps) or auto: a baseline into a set that holds nothing uses the Resource Dump, incremental the Change List, each when offered", EnvVars: []string{"RESYNC_DEST_VIA"}},
@@ -147,6 +149,9 @@ func parseSyncOptions(c flagValues, url, verb string) (syncOptions, error) {
 		return o, err
 	}
 	o.filterArgs = filterArgs(c)
+	if o.mirrors, err = transfer.ParseMirrorMode(c.String("mirrors")); err != nil {
+		return o, usageErrorf("%v", err)
+	}
 	switch o.via = resourcesync.Via(c.String("via")); o.via {
 	case resourcesync.ViaList, resourcesync.ViaDump, resourcesync.ViaAuto:
 	default:
