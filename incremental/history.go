@@ -205,6 +205,7 @@ func (r *run) add(c resourcesync.ChangeEntry) error {
 			lastmod = c.Time
 		}
 		p.Version = resourcesync.Version{Fixity: c.MD.Hash, Length: c.MD.Length, HasLength: c.MD.HasLength, LastMod: lastmod}
+		p.Links = resourcesync.ActedOn(c.Links)
 	}
 	if early {
 		added, err := r.backlog.AddUnapplied(p)

@@ -50,6 +50,7 @@ func (r *run) unit(bu *resourcesync.BacklogUnit) *transfer.Unit {
 		u.Revalidate = true
 	case !u.Gone:
 		u.Want, u.Wanted = final.Version, true
+		u.Mirrors = resourcesync.Mirrors(final.Links)
 		if p := r.hist.lists[final.List].pkg; p != nil && !bu.Settled {
 			u.Origins = []transfer.Origin{newChangeOrigin(p, final)}
 		}

@@ -18,6 +18,10 @@ type Pending struct {
 	// (its LastMod the entry's lastmod, else the change's time); zero for
 	// a deletion.
 	Version Version
+	// Links are the change entry's links a Destination may act on: its
+	// mirrors and patches (Mirrors, Patches), for a created or updated
+	// change.
+	Links []Link
 	// Done: an earlier run recorded the change as applied.
 	Done bool
 }

@@ -23,3 +23,13 @@ func Mirrors(links []Link) []Link {
 	}
 	return out
 }
+
+// Patches returns the links of an entry that name a patch turning the
+// resource's previous version into the one the entry describes (§14.4:
+// rel="http://www.openarchives.org/rs/terms/patch"), best pri first.
+func Patches(links []Link) []Link { return linksByRel(links, RelPatch) }
+
+// ActedOn returns the links of an entry a Destination acts on when it
+// brings the resource to the entry's version: its mirrors, then its
+// patches.
+func ActedOn(links []Link) []Link { return append(Mirrors(links), Patches(links)...) }

@@ -2,6 +2,7 @@ package state
 
 import (
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -78,6 +79,7 @@ func (b *Backlog) create() error {
 			lastmod TEXT,
 			fixity  TEXT NOT NULL,
 			length  INTEGER, -- NULL when not given
+			links   TEXT,    -- JSON of Pending.Links; NULL when none
 			done    INTEGER NOT NULL
 		);
 		CREATE TABLE applied (
@@ -94,14 +96,14 @@ func (b *Backlog) create() error {
 		return err
 	}
 	b.tx = tx
-	b.add, err = tx.Prepare(`INSERT INTO changes (ord, uri, kind, at, list, pos, lastmod, fixity, length, done)
-		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,
+	b.add, err = tx.Prepare(`INSERT INTO changes (ord, uri, kind, at, list, pos, lastmod, fixity, length, links, done)
+		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,
 			EXISTS (SELECT 1 FROM applied WHERE uri = ?2 AND at = ?4 AND kind = ?3))`)
 	if err != nil {
 		return err
 	}
-	b.addNew, err = tx.Prepare(`INSERT INTO changes (ord, uri, kind, at, list, pos, lastmod, fixity, length, done)
-		SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0
+	b.addNew, err = tx.Prepare(`INSERT INTO changes (ord, uri, kind, at, list, pos, lastmod, fixity, length, links, done)
+		SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0
 		WHERE NOT EXISTS (SELECT 1 FROM applied WHERE uri = ?2 AND at = ?4 AND kind = ?3)`)
 	return err
 }
@@ -203,8 +205,16 @@ func (b *Backlog) insert(c resourcesync.Pending, stmt *sql.Stmt) (bool, error) {
 	if c.Version.HasLength {
 		length = c.Version.Length
 	}
+	var links any
+	if len(c.Links) > 0 {
+		j, err := json.Marshal(c.Links)
+		if err != nil {
+			return false, fmt.Errorf("backlog add %s: links: %w", c.URI, err)
+		}
+		links = string(j)
+	}
 	res, err := stmt.Exec(b.n+1, c.URI, string(c.Change), at, c.List, c.Position,
-		nullTime(c.Version.LastMod), c.Version.Fixity.String(), length)
+		nullTime(c.Version.LastMod), c.Version.Fixity.String(), length, links)
 	if err != nil {
 		return false, fmt.Errorf("backlog %s: add %s: %w", b.file, c.URI, err)
 	}
@@ -329,29 +339,33 @@ func (b *Backlog) PendingPerList() (map[int]int64, error) {
 	return out, nil
 }
 
-const pendingColumns = `ord, uri, kind, at, list, pos, lastmod, fixity, length, done`
+const pendingColumns = `ord, uri, kind, at, list, pos, lastmod, fixity, length, links, done`
 
 // pendingRow is a change as a row holds it; the columns of a unit's final
 // change come from an outer join, so every one may be NULL.
 type pendingRow struct {
 	ord                            sql.NullInt64
 	uri, kind, at, lastmod, fixity sql.NullString
+	links                          sql.NullString
 	list, pos, length              sql.NullInt64
 	done                           sql.NullBool
 }
 
 func (r *pendingRow) dest() []any {
-	return []any{&r.ord, &r.uri, &r.kind, &r.at, &r.list, &r.pos, &r.lastmod, &r.fixity, &r.length, &r.done}
+	return []any{&r.ord, &r.uri, &r.kind, &r.at, &r.list, &r.pos, &r.lastmod, &r.fixity, &r.length, &r.links, &r.done}
 }
 
 func (r *pendingRow) pending() (resourcesync.Pending, error) {
 	p := resourcesync.Pending{URI: r.uri.String, Change: resourcesync.Change(r.kind.String),
 		List: int(r.list.Int64), Position: int(r.pos.Int64), Done: r.done.Bool}
 	p.Version.Length, p.Version.HasLength = r.length.Int64, r.length.Valid
-	var errs [3]error
+	var errs [4]error
 	p.Time, errs[0] = parseTime(r.at)
 	p.Version.LastMod, errs[1] = parseTime(r.lastmod)
 	p.Version.Fixity, errs[2] = resourcesync.ParseHash(r.fixity.String)
+	if r.links.Valid {
+		errs[3] = json.Unmarshal([]byte(r.links.String), &p.Links)
+	}
 	return p, errors.Join(errs[:]...)
 }
 
@@ -385,12 +399,12 @@ func (b *Backlog) units(filter string, fn func(resourcesync.BacklogUnit) error) 
 		return err
 	}
 	const cols = `SELECT u.uri, u.phase, u.at, u.first, u.npending, u.retry, f.ord, f.uri, f.kind, f.at,
-		f.list, f.pos, f.lastmod, f.fixity, f.length, f.done
+		f.list, f.pos, f.lastmod, f.fixity, f.length, f.links, f.done
 		FROM units u LEFT JOIN changes f ON f.uri = u.uri AND f.ord = u.final`
 	// CROSS JOIN keeps SQLite walking units in URI order (its primary key)
 	// for Deletions, instead of sorting every page.
 	const crossCols = `SELECT u.uri, u.phase, u.at, u.first, u.npending, u.retry, f.ord, f.uri, f.kind, f.at,
-		f.list, f.pos, f.lastmod, f.fixity, f.length, f.done
+		f.list, f.pos, f.lastmod, f.fixity, f.length, f.links, f.done
 		FROM units u CROSS JOIN changes f ON f.uri = u.uri AND f.ord = u.final`
 	q := cols + ` WHERE (u.phase, u.at, u.first, u.uri) > (?, ?, ?, ?) ORDER BY u.phase, u.at, u.first, u.uri LIMIT ?`
 	if filter != "" {

@@ -354,3 +354,40 @@ func TestBacklogAddUnapplied(t *testing.T) {
 		t.Errorf("units %q, want %q", got, want)
 	}
 }
+
+// The links a change carries (its mirrors and patches) come back with it,
+// as the final change of its unit and as a pending one.
+func TestBacklogKeepsLinks(t *testing.T) {
+	b := newTestBacklog(t)
+	links := []resourcesync.Link{
+		{Rel: resourcesync.RelDuplicate, Href: "http://m/a", Pri: 1},
+		{Rel: resourcesync.RelPatch, Href: "http://s/a.patch", Type: "application/json-patch+json",
+			Hash: resourcesync.Fixity{{Alg: resourcesync.AlgMD5, Hex: strings.Repeat("1", 32)}}, Length: 12, HasLength: true},
+	}
+	withLinks := pend(0, 1, "a", resourcesync.ChangeUpdated, 1)
+	withLinks.Links = links
+	for _, p := range []resourcesync.Pending{withLinks, pend(0, 2, "b", resourcesync.ChangeUpdated, 2)} {
+		if err := b.Add(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := map[string][]resourcesync.Link{}
+	err := b.Units(func(u resourcesync.BacklogUnit) error {
+		if len(u.Pending) != 1 || !slices.EqualFunc(u.Final.Links, u.Pending[0].Links, linkEqual) {
+			t.Errorf("%s: final links %v, pending %v", u.URI, u.Final.Links, u.Pending)
+		}
+		got[u.URI] = u.Final.Links
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.EqualFunc(got["a"], links, linkEqual) || len(got["b"]) != 0 {
+		t.Errorf("links a %+v, b %+v; want %+v and none", got["a"], got["b"], links)
+	}
+}
+
+func linkEqual(a, b resourcesync.Link) bool {
+	return a.Rel == b.Rel && a.Href == b.Href && a.Pri == b.Pri && a.Type == b.Type &&
+		a.Hash.String() == b.Hash.String() && a.Length == b.Length && a.HasLength == b.HasLength
+}

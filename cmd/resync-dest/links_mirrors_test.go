@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/resourcesync"
@@ -170,5 +171,42 @@ func TestLinksMirrorsFallback(t *testing.T) {
 	}
 	if c := countsOf(t, r.stdout); c.MirrorBytes != res[0].Size {
 		t.Errorf("mirror bytes %d, want %d", c.MirrorBytes, res[0].Size)
+	}
+}
+
+// A Change List's mirrors serve its created and updated resources: zero
+// GETs of <loc> for the changes when a good mirror exists; the backlog
+// carries each change's links between reading the history and applying
+// it.
+func TestLinksMirrorsInChangeList(t *testing.T) {
+	t.Parallel()
+	src, srv := served(t, func(s *fixtures.Spec) { s.Resources = 5 })
+	dest := t.TempDir()
+	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+	good := fixtures.NewMirrorServer(t, src, "127.0.0.3", false)
+	src.SetLinks(func(s fixtures.LinkSite) []resourcesync.Link {
+		if s.Change == "" {
+			return nil // the Resource List names no mirror
+		}
+		return []resourcesync.Link{{Rel: resourcesync.RelDuplicate, Href: good.Href(s.Path)}}
+	})
+	res := src.Resources(0)
+	p := func(i int) string { return strings.TrimPrefix(res[i].URI, strings.TrimSuffix(src.URL(), "/")) }
+	if err := src.Apply(src.At().Add(time.Second),
+		fixtures.Mutation{Kind: fixtures.Update, Path: p(0)}, fixtures.Mutation{Kind: fixtures.Update, Path: p(1)},
+		fixtures.Mutation{Kind: fixtures.Create, Path: "/dataset1/res/new/n1.txt"}); err != nil {
+		t.Fatal(err)
+	}
+	src.ResetCounts()
+	r := runCLI(t, args([]string{"incremental", "--dest", dest, "--json", "--allow-host", "127.0.0.3"}, srv.URL)...).want(t, 0)
+	incAssertIsSource(t, src, dest)
+	if n := src.ResourceBodies(); n != 0 {
+		t.Errorf("<loc> was fetched %d times, want 0 with a good mirror", n)
+	}
+	if good.Requests() != 3 || good.RequestsFor(p(0)) != 1 || good.RequestsFor("/dataset1/res/new/n1.txt") != 1 {
+		t.Errorf("the mirror got %d requests, want one per change", good.Requests())
+	}
+	if c := countsOf(t, r.stdout); c.MirrorBytes == 0 || c.MirrorBytes != c.Bytes {
+		t.Errorf("counts %+v, want every byte from the mirror", c)
 	}
 }
