@@ -6,6 +6,7 @@ require (
 	github.com/VividCortex/ewma v1.2.0
 	github.com/cpuguy83/go-md2man/v2 v2.0.7
 	github.com/creack/pty v1.1.24
+	github.com/evanphx/json-patch/v5 v5.9.11
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/jackc/pgx/v5 v5.11.0
 	github.com/mattn/go-isatty v0.0.24

@@ -51,8 +51,13 @@ func (r *run) unit(bu *resourcesync.BacklogUnit) *transfer.Unit {
 	case !u.Gone:
 		u.Want, u.Wanted = final.Version, true
 		u.Mirrors = resourcesync.Mirrors(final.Links)
-		if p := r.hist.lists[final.List].pkg; p != nil && !bu.Settled {
+		p := r.hist.lists[final.List].pkg
+		if p != nil && !bu.Settled {
 			u.Origins = []transfer.Origin{newChangeOrigin(p, final)}
+		}
+		if p == nil && final.Change == resourcesync.ChangeUpdated {
+			// A Change Dump's member is the whole new version already.
+			u.Patches = resourcesync.Patches(final.Links)
 		}
 	}
 	if len(bu.Pending) > 0 {

@@ -24,6 +24,13 @@ type Counts struct {
 	// (the next mirror or <loc> was tried).
 	MirrorBytes    int64 `json:"mirror_bytes"`
 	MirrorFailures int64 `json:"mirror_failures"`
+	// Patched resources were made by applying a patch (§14.4) to the copy
+	// held; PatchSaved is the bytes their patches saved (the versions'
+	// lengths less the patches'); PatchFailures the patches that could
+	// not be used (the whole resource was fetched instead).
+	Patched       int64 `json:"patched"`
+	PatchSaved    int64 `json:"patch_bytes_saved"`
+	PatchFailures int64 `json:"patch_failures"`
 }
 
 // Add adds o to c.
@@ -39,6 +46,9 @@ func (c *Counts) Add(o Counts) {
 	c.Bytes += o.Bytes
 	c.MirrorBytes += o.MirrorBytes
 	c.MirrorFailures += o.MirrorFailures
+	c.Patched += o.Patched
+	c.PatchSaved += o.PatchSaved
+	c.PatchFailures += o.PatchFailures
 }
 
 // Progress is a run's live counters: workers add to it, a display reads it.

@@ -169,6 +169,7 @@ func (e *engine) recorded(res result, publishErr error) {
 	t.Add(res.outcome, u.URI, u.Path, res.bytes, res.cause)
 	t.planned(res.outcome, u.Want, res.conditional, res.cause)
 	t.Mirrored(res.outcome, res.mirrorBytes, res.mirrorFailures)
+	t.Patched(res.outcome, res.patched, res.bytes, res.patchBytes, res.patchFailed)
 	if res.ticket != "" && publishErr == nil {
 		e.d.Log.Debug().Str("uri", u.URI).Str("path", u.Path).Int64("bytes", res.bytes).Msg("fetched")
 	}

@@ -10,9 +10,10 @@ import (
 // fetch brings the unit's wanted version into the mirror as a staged
 // file; the writer publishes and records it. Its bytes come from the
 // first that serves them of: the unit's origins (a dump member), its
-// mirrors when preferred, the Source, its mirrors as a fallback. A
-// mirror that fails (unreachable, an error status, bytes that do not
-// match the entry's hash) is named in a warning and the next is tried.
+// patch applied to the copy held, its mirrors when preferred, the Source,
+// its mirrors as a fallback. A patch or mirror that fails (unreachable,
+// an error status, a patch that does not apply, bytes that do not match
+// the entry's hash) is named in a warning and the next is tried.
 func (w *worker) fetch(ctx context.Context, res result, conditional bool) (result, error) {
 	e, u := w.e, res.u
 	req := Request{
@@ -24,7 +25,7 @@ func (w *worker) fetch(ctx context.Context, res result, conditional bool) (resul
 		// keeps its lastmod.
 		req.LastMod = u.Held.LastMod
 	}
-	tries := w.tries(u)
+	tries := w.tries(u, res.outcome == Updated)
 	var missed []string // the mirrors that failed, with their causes
 	var sourceErr error // the Source's failure, when mirrors follow it
 	for i, o := range tries {
@@ -49,11 +50,16 @@ func (w *worker) fetch(ctx context.Context, res result, conditional bool) (resul
 			if fromSource {
 				_ = e.job.Breaker.Note(u.URI, nil)
 			}
-			if m, ok := o.(*mirror); ok {
+			switch o := o.(type) {
+			case *mirror:
 				res.mirrorBytes = got.Bytes
 				// The mirror's validators say nothing of the Source's copy.
 				got.Held.ETag, got.Held.LastModified = "", ""
-				e.d.Log.Debug().Str("uri", u.URI).Str("mirror", m.href).Int64("bytes", got.Bytes).Msg("fetched from a mirror")
+				e.d.Log.Debug().Str("uri", u.URI).Str("mirror", o.href).Int64("bytes", got.Bytes).Msg("fetched from a mirror")
+			case *patch:
+				res.patched, res.patchBytes = true, o.fetched
+				got.Held.ETag, got.Held.LastModified = "", "" // the copy patched is no longer the one they named
+				e.d.Log.Debug().Str("uri", u.URI).Str("patch", o.link.Href).Int64("patch_bytes", o.fetched).Msg("patched")
 			}
 			res.mirrorFailures = len(missed)
 			res.ticket, res.bytes, res.held = got.Ticket, got.Bytes, &got.Held
@@ -67,9 +73,14 @@ func (w *worker) fetch(ctx context.Context, res result, conditional bool) (resul
 		}
 		last := i == len(tries)-1
 		switch {
-		case errors.Is(err, ErrUnusable): // a mirror
-			missed = append(missed, err.Error())
-			e.d.Log.Warn().Str("uri", u.URI).Str("mirror", o.(*mirror).href).Err(err).Msg("mirror failed; trying the next mirror or <loc>")
+		case errors.Is(err, ErrUnusable): // a patch or a mirror
+			if _, ok := o.(*patch); ok {
+				res.patchFailed = true
+				e.d.Log.Warn().Str("uri", u.URI).Err(err).Msg("patch not applied; fetching the whole resource")
+			} else {
+				missed = append(missed, err.Error())
+				e.d.Log.Warn().Str("uri", u.URI).Err(err).Msg("mirror failed; trying the next mirror or <loc>")
+			}
 			if !last {
 				continue
 			}
@@ -96,11 +107,12 @@ func (w *worker) fetch(ctx context.Context, res result, conditional bool) (resul
 }
 
 // tries lists where the unit's bytes may come from, in order; nil stands
-// for the Source, which is always among them.
-func (w *worker) tries(u *Unit) []Origin {
+// for the Source, which is always among them. updating: a copy is held
+// at the unit's path (a patch's base).
+func (w *worker) tries(u *Unit, updating bool) []Origin {
 	mirrors := w.mirrors(u)
-	tries := make([]Origin, 0, len(u.Origins)+len(mirrors)+1)
-	tries = append(tries, u.Origins...)
+	tries := make([]Origin, 0, len(u.Origins)+len(mirrors)+2)
+	tries = append(append(tries, u.Origins...), w.patches(u, updating)...)
 	if w.e.o.Mirrors == MirrorsFallback {
 		return append(append(tries, nil), mirrors...)
 	}

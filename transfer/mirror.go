@@ -50,20 +50,10 @@ func (m *mirror) Download(ctx context.Context, f resourcesync.Fetch, dst resourc
 	f.URL, f.Anonymous, f.ETag, f.LastModified = m.href, true, "", ""
 	got, err := m.source.Download(ctx, f, dst)
 	if err != nil {
-		return got, &mirrorError{href: m.href, err: err}
+		return got, &originError{what: "mirror", href: m.href, err: err}
 	}
 	return got, nil
 }
-
-// mirrorError is a mirror's failure: it names the mirror and the cause,
-// and matches ErrUnusable as well as the cause.
-type mirrorError struct {
-	href string
-	err  error
-}
-
-func (e *mirrorError) Error() string   { return "mirror " + e.href + ": " + e.err.Error() }
-func (e *mirrorError) Unwrap() []error { return []error{ErrUnusable, e.err} }
 
 // mirrors returns the unit's mirrors this run may fetch from: none with
 // --mirrors off, none when the wanted version has no hash a mirror's copy

@@ -121,6 +121,19 @@ func (t *Tally) Mirrored(o Outcome, bytes int64, failures int) {
 	t.Counts.MirrorFailures += int64(failures)
 }
 
+// Patched counts a resource made by a patch (once published): the bytes
+// the patch saved against fetching the written version whole; and a
+// patch that could not be used.
+func (t *Tally) Patched(o Outcome, patched bool, written, patchBytes int64, failed bool) {
+	if patched && (o == Created || o == Updated) {
+		t.Counts.Patched++
+		t.Counts.PatchSaved += written - patchBytes
+	}
+	if failed {
+		t.Counts.PatchFailures++
+	}
+}
+
 func (t *Tally) plan(format, path, uri string) {
 	if t.Plan != nil {
 		fmt.Fprintf(t.Plan, format, path, uri)

@@ -39,6 +39,10 @@ type Unit struct {
 	// as RunOptions.Mirrors says, only when Want has a hash to verify
 	// their copies against, and only those the host policy allows.
 	Mirrors []resourcesync.Link
+	// Patches are the patches the Source names for an update (§14.4,
+	// resourcesync.Patches), tried first when the copy held is the
+	// version the state recorded.
+	Patches []resourcesync.Link
 	// Changes are the change records the unit's effect settles: recorded
 	// with it, failed when it fails.
 	Changes []resourcesync.ChangeRecord

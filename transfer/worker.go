@@ -28,8 +28,13 @@ type result struct {
 	// bytes); mirrorFailures the mirrors that failed before.
 	mirrorBytes    int64
 	mirrorFailures int
-	cause          error  // for Failed and Skipped
-	note           string // recorded with the unit's changes
+	// patched: the copy held was patched (with patchBytes of patch);
+	// patchFailed: a patch was tried and did not serve.
+	patched     bool
+	patchBytes  int64
+	patchFailed bool
+	cause       error  // for Failed and Skipped
+	note        string // recorded with the unit's changes
 	// conditional says that the unit is fetched only if the Source says
 	// it changed, as nothing the list gives tells (a dry run's plan
 	// counts those apart).

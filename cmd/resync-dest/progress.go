@@ -280,4 +280,7 @@ func writeCounts(w io.Writer, c resourcesync.Counts) {
 	if c.MirrorBytes > 0 || c.MirrorFailures > 0 {
 		fmt.Fprintf(w, " (%s from mirrors, %d mirror failures)", humanBytes(c.MirrorBytes), c.MirrorFailures)
 	}
+	if c.Patched > 0 || c.PatchFailures > 0 {
+		fmt.Fprintf(w, " (%d patched, %s saved, %d patches not applied)", c.Patched, humanBytes(c.PatchSaved), c.PatchFailures)
+	}
 }
