@@ -125,7 +125,9 @@ func (r *run) Units(ctx context.Context, f *transfer.Feed) error {
 	return err
 }
 
-// listUnits emits the entries of the Resource List (and its index parts).
+// listUnits emits the entries of the Resource List (and its index parts),
+// each followed by the resources fetched along with it (--alternate,
+// --with-metadata): listed by this run, so the deletion pass keeps them.
 func (r *run) listUnits(ctx context.Context, f *transfer.Feed) error {
 	wopts := resourcesync.WalkOptions{Limits: r.opts.Limits, Read: r.opts.Progress.ListRead}
 	h, err := resourcesync.Walk(ctx, r.d.Open, r.set.ResourceList, resourcesync.CapResourceList, wopts,
@@ -133,7 +135,15 @@ func (r *run) listUnits(ctx context.Context, f *transfer.Feed) error {
 			if e.BadLastMod != "" {
 				r.badLastMod(e)
 			}
-			return f.Emit(r.unit(e))
+			if err := f.Emit(r.unit(e)); err != nil {
+				return err
+			}
+			for _, l := range r.opts.Companions(e.Links) {
+				if err := f.Emit(transfer.CompanionUnit(l)); err != nil {
+					return err
+				}
+			}
+			return nil
 		})
 	if h != nil {
 		r.sum.At, r.sum.Completed = h.MD.At, h.MD.Completed

@@ -225,6 +225,18 @@ func (r *run) add(c resourcesync.ChangeEntry) error {
 	if err := r.backlog.Add(p); err != nil {
 		return fmt.Errorf("keep change %s of %s: %w: %w", kind, c.Loc, resourcesync.ErrLocal, err)
 	}
+	// The resources fetched along with this one (--alternate,
+	// --with-metadata) change with it: created, updated to what the link
+	// says, or deleted.
+	for _, l := range r.opts.Companions(c.Links) {
+		cp := resourcesync.Pending{URI: l.Href, Change: kind, Time: t, List: p.List, Position: p.Position, Companion: true}
+		if kind != resourcesync.ChangeDeleted {
+			cp.Version = transfer.CompanionUnit(l).Want
+		}
+		if err := r.backlog.Add(cp); err != nil {
+			return fmt.Errorf("keep change %s of %s: %w: %w", kind, l.Href, resourcesync.ErrLocal, err)
+		}
+	}
 	return nil
 }
 

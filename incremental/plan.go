@@ -52,7 +52,7 @@ func (r *run) unit(bu *resourcesync.BacklogUnit) *transfer.Unit {
 		u.Want, u.Wanted = final.Version, true
 		u.Mirrors = resourcesync.Mirrors(final.Links)
 		p := r.hist.lists[final.List].pkg
-		if p != nil && !bu.Settled {
+		if p != nil && !bu.Settled && !final.Companion {
 			u.Origins = []transfer.Origin{newChangeOrigin(p, final)}
 		}
 		if p == nil && final.Change == resourcesync.ChangeUpdated {

@@ -22,6 +22,11 @@ type Pending struct {
 	// mirrors and patches (Mirrors, Patches), for a created or updated
 	// change.
 	Links []Link
+	// Companion: the change is that of a resource fetched along with the
+	// one its entry names (an alternate, a metadata record: Companions),
+	// not of the entry's own resource; its bytes never come from the
+	// entry's dump member.
+	Companion bool
 	// Done: an earlier run recorded the change as applied.
 	Done bool
 }

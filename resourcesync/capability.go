@@ -117,4 +117,5 @@ const (
 	RelSelf         = "self"
 	RelPatch        = "http://www.openarchives.org/rs/terms/patch"
 	RelResourceSync = "resourcesync"
+	RelAlternate    = "alternate"
 )

@@ -13,15 +13,65 @@ import (
 func Mirrors(links []Link) []Link {
 	var out []Link
 	for _, l := range linksByRel(links, RelDuplicate) {
-		u, err := url.Parse(l.Href)
-		if err != nil || u.Host == "" {
-			continue
-		}
-		if s := strings.ToLower(u.Scheme); s == "http" || s == "https" {
+		if httpLink(l) {
 			out = append(out, l)
 		}
 	}
 	return out
+}
+
+// httpLink reports whether a link's target is an http or https URL.
+func httpLink(l Link) bool {
+	u, err := url.Parse(l.Href)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	s := strings.ToLower(u.Scheme)
+	return s == "http" || s == "https"
+}
+
+// Companions returns the links of an entry naming resources to fetch
+// along with it: its alternate representations (§14.3, rel="alternate")
+// whose type is one of alternateTypes (media types, compared without
+// parameters and case), and with withMetadata its metadata records
+// (§14.5, rel="describedby"). Only http(s) targets, each once, best pri
+// first per relation.
+func Companions(links []Link, alternateTypes []string, withMetadata bool) []Link {
+	var out []Link
+	seen := map[string]bool{}
+	add := func(l Link) {
+		if httpLink(l) && !seen[l.Href] {
+			seen[l.Href] = true
+			out = append(out, l)
+		}
+	}
+	if len(alternateTypes) > 0 {
+		for _, l := range linksByRel(links, RelAlternate) {
+			if mediaTypeIn(l.Type, alternateTypes) {
+				add(l)
+			}
+		}
+	}
+	if withMetadata {
+		for _, l := range linksByRel(links, RelDescribedBy) {
+			add(l)
+		}
+	}
+	return out
+}
+
+// mediaTypeIn reports whether media type t (parameters ignored) is one of
+// types.
+func mediaTypeIn(t string, types []string) bool {
+	t, _, _ = strings.Cut(t, ";")
+	t = strings.TrimSpace(t)
+	for _, want := range types {
+		want, _, _ = strings.Cut(want, ";")
+		if t != "" && strings.EqualFold(t, strings.TrimSpace(want)) {
+			return true
+		}
+	}
+	return false
 }
 
 // Patches returns the links of an entry that name a patch turning the

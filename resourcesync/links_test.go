@@ -28,3 +28,33 @@ func TestMirrors(t *testing.T) {
 		t.Errorf("Mirrors(nil) = %v", m)
 	}
 }
+
+func TestCompanions(t *testing.T) {
+	links := []Link{
+		{Rel: RelAlternate, Href: "http://s/a.pdf", Type: "application/pdf"},
+		{Rel: RelAlternate, Href: "http://s/a.html", Type: "text/html; charset=utf-8"},
+		{Rel: RelAlternate, Href: "ftp://s/a2.pdf", Type: "application/pdf"},
+		{Rel: RelDescribedBy, Href: "http://s/a.xml", Type: "application/xml"},
+		{Rel: RelDescribedBy, Href: "http://s/a.pdf"}, // the same target once
+		{Rel: RelDuplicate, Href: "http://m/a", Type: "application/pdf"},
+	}
+	for _, tc := range []struct {
+		types []string
+		meta  bool
+		want  []string
+	}{
+		{nil, false, nil},
+		{[]string{"APPLICATION/PDF"}, false, []string{"http://s/a.pdf"}},
+		{[]string{"text/html"}, false, []string{"http://s/a.html"}},
+		{nil, true, []string{"http://s/a.xml", "http://s/a.pdf"}},
+		{[]string{"application/pdf"}, true, []string{"http://s/a.pdf", "http://s/a.xml"}},
+	} {
+		var got []string
+		for _, l := range Companions(links, tc.types, tc.meta) {
+			got = append(got, l.Href)
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Companions(%q, %v) = %q, want %q", tc.types, tc.meta, got, tc.want)
+		}
+	}
+}

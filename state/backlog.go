@@ -80,6 +80,7 @@ func (b *Backlog) create() error {
 			fixity  TEXT NOT NULL,
 			length  INTEGER, -- NULL when not given
 			links   TEXT,    -- JSON of Pending.Links; NULL when none
+			companion INTEGER NOT NULL,
 			done    INTEGER NOT NULL
 		);
 		CREATE TABLE applied (
@@ -96,14 +97,14 @@ func (b *Backlog) create() error {
 		return err
 	}
 	b.tx = tx
-	b.add, err = tx.Prepare(`INSERT INTO changes (ord, uri, kind, at, list, pos, lastmod, fixity, length, links, done)
-		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,
+	b.add, err = tx.Prepare(`INSERT INTO changes (ord, uri, kind, at, list, pos, lastmod, fixity, length, links, companion, done)
+		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,
 			EXISTS (SELECT 1 FROM applied WHERE uri = ?2 AND at = ?4 AND kind = ?3))`)
 	if err != nil {
 		return err
 	}
-	b.addNew, err = tx.Prepare(`INSERT INTO changes (ord, uri, kind, at, list, pos, lastmod, fixity, length, links, done)
-		SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0
+	b.addNew, err = tx.Prepare(`INSERT INTO changes (ord, uri, kind, at, list, pos, lastmod, fixity, length, links, companion, done)
+		SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 0
 		WHERE NOT EXISTS (SELECT 1 FROM applied WHERE uri = ?2 AND at = ?4 AND kind = ?3)`)
 	return err
 }
@@ -214,7 +215,7 @@ func (b *Backlog) insert(c resourcesync.Pending, stmt *sql.Stmt) (bool, error) {
 		links = string(j)
 	}
 	res, err := stmt.Exec(b.n+1, c.URI, string(c.Change), at, c.List, c.Position,
-		nullTime(c.Version.LastMod), c.Version.Fixity.String(), length, links)
+		nullTime(c.Version.LastMod), c.Version.Fixity.String(), length, links, c.Companion)
 	if err != nil {
 		return false, fmt.Errorf("backlog %s: add %s: %w", b.file, c.URI, err)
 	}
@@ -339,7 +340,7 @@ func (b *Backlog) PendingPerList() (map[int]int64, error) {
 	return out, nil
 }
 
-const pendingColumns = `ord, uri, kind, at, list, pos, lastmod, fixity, length, links, done`
+const pendingColumns = `ord, uri, kind, at, list, pos, lastmod, fixity, length, links, companion, done`
 
 // pendingRow is a change as a row holds it; the columns of a unit's final
 // change come from an outer join, so every one may be NULL.
@@ -348,16 +349,16 @@ type pendingRow struct {
 	uri, kind, at, lastmod, fixity sql.NullString
 	links                          sql.NullString
 	list, pos, length              sql.NullInt64
-	done                           sql.NullBool
+	companion, done                sql.NullBool
 }
 
 func (r *pendingRow) dest() []any {
-	return []any{&r.ord, &r.uri, &r.kind, &r.at, &r.list, &r.pos, &r.lastmod, &r.fixity, &r.length, &r.links, &r.done}
+	return []any{&r.ord, &r.uri, &r.kind, &r.at, &r.list, &r.pos, &r.lastmod, &r.fixity, &r.length, &r.links, &r.companion, &r.done}
 }
 
 func (r *pendingRow) pending() (resourcesync.Pending, error) {
 	p := resourcesync.Pending{URI: r.uri.String, Change: resourcesync.Change(r.kind.String),
-		List: int(r.list.Int64), Position: int(r.pos.Int64), Done: r.done.Bool}
+		List: int(r.list.Int64), Position: int(r.pos.Int64), Companion: r.companion.Bool, Done: r.done.Bool}
 	p.Version.Length, p.Version.HasLength = r.length.Int64, r.length.Valid
 	var errs [4]error
 	p.Time, errs[0] = parseTime(r.at)
@@ -399,12 +400,12 @@ func (b *Backlog) units(filter string, fn func(resourcesync.BacklogUnit) error) 
 		return err
 	}
 	const cols = `SELECT u.uri, u.phase, u.at, u.first, u.npending, u.retry, f.ord, f.uri, f.kind, f.at,
-		f.list, f.pos, f.lastmod, f.fixity, f.length, f.links, f.done
+		f.list, f.pos, f.lastmod, f.fixity, f.length, f.links, f.companion, f.done
 		FROM units u LEFT JOIN changes f ON f.uri = u.uri AND f.ord = u.final`
 	// CROSS JOIN keeps SQLite walking units in URI order (its primary key)
 	// for Deletions, instead of sorting every page.
 	const crossCols = `SELECT u.uri, u.phase, u.at, u.first, u.npending, u.retry, f.ord, f.uri, f.kind, f.at,
-		f.list, f.pos, f.lastmod, f.fixity, f.length, f.links, f.done
+		f.list, f.pos, f.lastmod, f.fixity, f.length, f.links, f.companion, f.done
 		FROM units u CROSS JOIN changes f ON f.uri = u.uri AND f.ord = u.final`
 	q := cols + ` WHERE (u.phase, u.at, u.first, u.uri) > (?, ?, ?, ?) ORDER BY u.phase, u.at, u.first, u.uri LIMIT ?`
 	if filter != "" {

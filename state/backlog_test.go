@@ -355,8 +355,9 @@ func TestBacklogAddUnapplied(t *testing.T) {
 	}
 }
 
-// The links a change carries (its mirrors and patches) come back with it,
-// as the final change of its unit and as a pending one.
+// The links a change carries (its mirrors and patches), and whether it is
+// a companion's, come back with it, as the final change of its unit and
+// as a pending one.
 func TestBacklogKeepsLinks(t *testing.T) {
 	b := newTestBacklog(t)
 	links := []resourcesync.Link{
@@ -366,7 +367,9 @@ func TestBacklogKeepsLinks(t *testing.T) {
 	}
 	withLinks := pend(0, 1, "a", resourcesync.ChangeUpdated, 1)
 	withLinks.Links = links
-	for _, p := range []resourcesync.Pending{withLinks, pend(0, 2, "b", resourcesync.ChangeUpdated, 2)} {
+	companion := pend(0, 2, "b", resourcesync.ChangeUpdated, 2)
+	companion.Companion = true
+	for _, p := range []resourcesync.Pending{withLinks, companion} {
 		if err := b.Add(p); err != nil {
 			t.Fatal(err)
 		}
@@ -377,6 +380,9 @@ func TestBacklogKeepsLinks(t *testing.T) {
 			t.Errorf("%s: final links %v, pending %v", u.URI, u.Final.Links, u.Pending)
 		}
 		got[u.URI] = u.Final.Links
+		if u.Final.Companion != (u.URI == "b") || u.Pending[0].Companion != u.Final.Companion {
+			t.Errorf("%s: companion %v", u.URI, u.Final.Companion)
+		}
 		return nil
 	})
 	if err != nil {

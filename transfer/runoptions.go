@@ -40,6 +40,11 @@ type RunOptions struct {
 	// before the Source (MirrorsPrefer, the default), only after it failed
 	// (MirrorsFallback), or never (MirrorsOff).
 	Mirrors MirrorMode
+	// Alternates (media types) and WithMetadata choose the resources the
+	// planners fetch along with an entry's own (resourcesync.Companions):
+	// its alternate representations of those types, its metadata records.
+	Alternates   []string
+	WithMetadata bool
 	// LocalAlgs are computed for the state when the Source gives no hash
 	// this package can verify, so that later checks have a digest.
 	LocalAlgs []string

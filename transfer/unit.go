@@ -100,3 +100,20 @@ type Result struct {
 	Bytes   int64
 	Cause   error // for Failed and Skipped
 }
+
+// Companions returns the links of an entry naming the resources the run
+// fetches along with it (RunOptions.Alternates, WithMetadata).
+func (o RunOptions) Companions(links []resourcesync.Link) []resourcesync.Link {
+	if len(o.Alternates) == 0 && !o.WithMetadata {
+		return nil
+	}
+	return resourcesync.Companions(links, o.Alternates, o.WithMetadata)
+}
+
+// CompanionUnit is the unit of a resource fetched along with an entry's
+// own, as its link describes it (its hash, length and modified, when
+// given); a copy held is revalidated when the link gives no hash.
+func CompanionUnit(l resourcesync.Link) *Unit {
+	return &Unit{URI: l.Href, Wanted: true, Revalidate: true,
+		Want: resourcesync.Version{Fixity: l.Hash, Length: l.Length, HasLength: l.HasLength, LastMod: l.Modified}}
+}

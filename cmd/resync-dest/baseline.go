@@ -105,6 +105,7 @@ func runOptions(ro transfer.RunOptions, o syncOptions, d *deps, prog *resourcesy
 	ro.Limits = o.http.limits()
 	ro.Workers = o.workers
 	ro.Mirrors = o.mirrors
+	ro.Alternates, ro.WithMetadata = o.alternates, o.withMetadata
 	ro.DryRun = o.dryRun
 	ro.Delete, ro.MaxDelete = o.delete, o.maxDelete
 	ro.Drain = d.drain

@@ -31,12 +31,14 @@ type syncOptions struct {
 	allowHosts     []string
 	filter         resourcesync.Filter
 	// filterArgs are the --exclude and --include flags again.
-	filterArgs  []string
-	json        bool
-	progress    string
-	via         resourcesync.Via
-	maxDumpSize int64
-	mirrors     transfer.MirrorMode
+	filterArgs   []string
+	json         bool
+	progress     string
+	via          resourcesync.Via
+	maxDumpSize  int64
+	mirrors      transfer.MirrorMode
+	alternates   []string
+	withMetadata bool
 	// metricsTextfile is where the run's metrics go, for node_exporter's
 	// textfile collector; "" for none.
 	metricsTextfile string
@@ -58,6 +60,8 @@ func syncFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "checksum", Aliases: []string{"c"}, Usage: "re-hash local files instead of trusting the state; re-fetch those that differ"},
 		&cli.StringSliceFlag{Name: "allow-host", Usage: "also fetch resources from `HOST` (repeatable; default: the Source's own hosts only)", EnvVars: []string{"RESYNC_DEST_ALLOW_HOST"}},
 		&cli.StringFlag{Name: "mirrors", Value: string(transfer.MirrorsPrefer), Usage: "`WHEN` to fetch from the mirrors a Source names for a resource (rel=\"duplicate\", verified against the resource's hash; their hosts must be allowed by --allow-host): prefer (before <loc>), fallback (once <loc> failed) or off", EnvVars: []string{"RESYNC_DEST_MIRRORS"}},
+		&cli.StringSliceFlag{Name: "alternate", Usage: "also fetch each resource's alternate representation (rel=\"alternate\") of media `TYPE`, such as application/pdf, stored under its own URI and kept in step with the resource (repeatable)", EnvVars: []string{"RESYNC_DEST_ALTERNATE"}},
+		envBool(&cli.BoolFlag{Name: "with-metadata", Usage: "also fetch the metadata record each resource's rel=\"describedby\" link names, even when the Source does not list it", EnvVars: []string{"RESYNC_DEST_WITH_METADATA"}}),
 		&cli.BoolFlag{Name: "json", Usage: "print the final summary as one JSON document on stdout, also when the run fails (an envelope with exit_code and error; watch: one line a sync)"},
 		&cli.StringFlag{Name: "progress", Value: "auto", Usage: "auto, always or never: a live progress line on stderr", EnvVars: []string{"RESYNC_DEST_PROGRESS"}},
 		&cli.StringFlag{Name: "via", Value: string(resourcesync.ViaAuto), Usage: "`HOW` to copy: list (from the Resource/Change Lists), dump (from the Resource/Change Dumps) or auto: a baseline into a set that holds nothing uses the Resource Dump, incremental the Change List, each when offered", EnvVars: []string{"RESYNC_DEST_VIA"}},
@@ -113,7 +117,7 @@ func parseSyncOptions(c flagValues, url, verb string) (syncOptions, error) {
 		dest: c.String("dest"), statePath: c.String("state"), capabilityList: c.String("capability-list"),
 		workers: c.Int("workers"), delete: c.Bool("delete"), dryRun: c.Bool("dry-run"), checksum: c.Bool("checksum"),
 		allowHosts: c.StringSlice("allow-host"), json: c.Bool("json"), progress: c.String("progress"),
-		metricsTextfile: c.String("metrics-textfile"),
+		metricsTextfile: c.String("metrics-textfile"), alternates: c.StringSlice("alternate"), withMetadata: c.Bool("with-metadata"),
 	}
 	o.url = url
 	if o.dest == "" {
@@ -149,6 +153,11 @@ func parseSyncOptions(c flagValues, url, verb string) (syncOptions, error) {
 		return o, err
 	}
 	o.filterArgs = filterArgs(c)
+	for _, t := range o.alternates {
+		if typ, sub, ok := strings.Cut(t, "/"); !ok || typ == "" || sub == "" || strings.ContainsAny(t, " ,") {
+			return o, usageErrorf("--alternate %q: want a media type such as application/pdf", t)
+		}
+	}
 	if o.mirrors, err = transfer.ParseMirrorMode(c.String("mirrors")); err != nil {
 		return o, usageErrorf("%v", err)
 	}
