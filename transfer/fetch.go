@@ -25,6 +25,13 @@ func (w *worker) fetch(ctx context.Context, res result, conditional bool) (resul
 		// keeps its lastmod.
 		req.LastMod = u.Held.LastMod
 	}
+	if res.outcome == Updated {
+		// Kept before anything is fetched: a version the run fails to
+		// replace is kept all the same (under the same name next time).
+		if ok, err := w.keptOrFailed(ctx, &res); !ok {
+			return res, err
+		}
+	}
 	tries := w.tries(u, res.outcome == Updated)
 	var missed []string // the mirrors that failed, with their causes
 	var sourceErr error // the Source's failure, when mirrors follow it

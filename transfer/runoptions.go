@@ -45,6 +45,9 @@ type RunOptions struct {
 	// its alternate representations of those types, its metadata records.
 	Alternates   []string
 	WithMetadata bool
+	// Versions, when set, keeps each version an update replaces or a
+	// deletion removes (--keep-versions).
+	Versions VersionKeeper
 	// LocalAlgs are computed for the state when the Source gives no hash
 	// this package can verify, so that later checks have a digest.
 	LocalAlgs []string

@@ -277,6 +277,10 @@ func (w *worker) delete(ctx context.Context, res result) (result, error) {
 	if e.o.DryRun {
 		return res, nil
 	}
+	if ok, err := w.keptOrFailed(ctx, &res); !ok {
+		res.removed = false
+		return res, err
+	}
 	if err := e.d.Mirror.Remove(u.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		err = Classify(ctx, fmt.Errorf("delete %s: %w", u.Path, err))
 		if Fatal(err) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/resync-dest/resync-dest/agent"
 	"github.com/resync-dest/resync-dest/baseline"
+	"github.com/resync-dest/resync-dest/mirror"
 	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/s3mirror"
 	"github.com/resync-dest/resync-dest/transfer"
@@ -106,6 +107,9 @@ func runOptions(ro transfer.RunOptions, o syncOptions, d *deps, prog *resourcesy
 	ro.Workers = o.workers
 	ro.Mirrors = o.mirrors
 	ro.Alternates, ro.WithMetadata = o.alternates, o.withMetadata
+	if o.versionsDir != "" {
+		ro.Versions = mirror.Versions{Dir: o.versionsDir}
+	}
 	ro.DryRun = o.dryRun
 	ro.Delete, ro.MaxDelete = o.delete, o.maxDelete
 	ro.Drain = d.drain

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,6 +40,9 @@ type syncOptions struct {
 	mirrors      transfer.MirrorMode
 	alternates   []string
 	withMetadata bool
+	// versionsDir is where --keep-versions keeps the versions replaced
+	// or deleted; "" when they are not kept.
+	versionsDir string
 	// metricsTextfile is where the run's metrics go, for node_exporter's
 	// textfile collector; "" for none.
 	metricsTextfile string
@@ -61,6 +65,8 @@ func syncFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "allow-host", Usage: "also fetch resources from `HOST` (repeatable; default: the Source's own hosts only)", EnvVars: []string{"RESYNC_DEST_ALLOW_HOST"}},
 		&cli.StringFlag{Name: "mirrors", Value: string(transfer.MirrorsPrefer), Usage: "`WHEN` to fetch from the mirrors a Source names for a resource (rel=\"duplicate\", verified against the resource's hash; their hosts must be allowed by --allow-host): prefer (before <loc>), fallback (once <loc> failed) or off", EnvVars: []string{"RESYNC_DEST_MIRRORS"}},
 		&cli.StringSliceFlag{Name: "alternate", Usage: "also fetch each resource's alternate representation (rel=\"alternate\") of media `TYPE`, such as application/pdf, stored under its own URI and kept in step with the resource (repeatable)", EnvVars: []string{"RESYNC_DEST_ALTERNATE"}},
+		envBool(&cli.BoolFlag{Name: "keep-versions", Usage: "keep each version an update replaces or a deletion removes, under DIR/.resync-dest/versions (or --versions-dir), named by its path in the mirror and its time", EnvVars: []string{"RESYNC_DEST_KEEP_VERSIONS"}}),
+		&cli.StringFlag{Name: "versions-dir", Usage: "where --keep-versions keeps versions: `DIR` (default: DIR/.resync-dest/versions of the mirror)", EnvVars: []string{"RESYNC_DEST_VERSIONS_DIR"}},
 		envBool(&cli.BoolFlag{Name: "with-metadata", Usage: "also fetch the metadata record each resource's rel=\"describedby\" link names, even when the Source does not list it", EnvVars: []string{"RESYNC_DEST_WITH_METADATA"}}),
 		&cli.BoolFlag{Name: "json", Usage: "print the final summary as one JSON document on stdout, also when the run fails (an envelope with exit_code and error; watch: one line a sync)"},
 		&cli.StringFlag{Name: "progress", Value: "auto", Usage: "auto, always or never: a live progress line on stderr", EnvVars: []string{"RESYNC_DEST_PROGRESS"}},
@@ -157,6 +163,16 @@ func parseSyncOptions(c flagValues, url, verb string) (syncOptions, error) {
 		if typ, sub, ok := strings.Cut(t, "/"); !ok || typ == "" || sub == "" || strings.ContainsAny(t, " ,") {
 			return o, usageErrorf("--alternate %q: want a media type such as application/pdf", t)
 		}
+	}
+	switch vd := c.String("versions-dir"); {
+	case vd != "" && !c.Bool("keep-versions"):
+		return o, usageErrorf("--versions-dir %s: only with --keep-versions", vd)
+	case vd != "":
+		if o.versionsDir, err = filepath.Abs(vd); err != nil {
+			return o, usageErrorf("--versions-dir %s: %v", vd, err)
+		}
+	case c.Bool("keep-versions"):
+		o.versionsDir = filepath.Join(mirror.StateDirIn(o.dest), "versions")
 	}
 	if o.mirrors, err = transfer.ParseMirrorMode(c.String("mirrors")); err != nil {
 		return o, usageErrorf("%v", err)
