@@ -27,6 +27,10 @@ type Fetch struct {
 	// Source (--header): a mirror's copy is fetched without credentials,
 	// whatever its host.
 	Anonymous bool
+	// Once makes a single attempt: no retry, no re-fetch after a
+	// mismatch - for a mirror or a patch, which have a fallback (the next
+	// mirror, <loc>) better than waiting on them.
+	Once bool
 }
 
 // Fetched is what a completed fetch produced.

@@ -27,7 +27,8 @@ import (
 // wrapped with the URL. After any error dst may hold rejected bytes; the
 // caller discards them and keeps its old copy.
 //
-// With f.Anonymous no hop of the download carries Options.Headers, even
+// With f.Once a single request is made: no retry, and no re-fetch after
+// a mismatch. With f.Anonymous no hop of the download carries Options.Headers, even
 // to one of HeaderOrigins (a mirror's copy is fetched without the
 // credentials given for the Source).
 //
@@ -60,9 +61,12 @@ func (c *Client) Download(ctx context.Context, f resourcesync.Fetch, dst resourc
 	above := c.opts.ResumeAbove
 	if f.Anonymous {
 		ctx = context.WithValue(ctx, anonymousKey{}, true)
-		// A mirror's fetch neither resumes nor keeps a partial: the one a
-		// sink offers was kept from another origin (its validator is not
-		// this URL's), and a mirror's bytes are not the Source's to resume.
+	}
+	if f.Anonymous || f.Once {
+		// A mirror's or a patch's fetch neither resumes nor keeps a
+		// partial: the one a sink offers was kept from another origin (its
+		// validator is not this URL's), and a single request has no next
+		// attempt to continue it.
 		above = 0
 	}
 	rs := newResumption(dst, above, f.Length, f.HasLength)
@@ -74,6 +78,7 @@ func (c *Client) Download(ctx context.Context, f resourcesync.Fetch, dst resourc
 		header:      header,
 		conditional: f.ETag != "" || f.LastModified != "",
 		resume:      rs,
+		once:        f.Once,
 		reset:       dst.Reset,
 		read: func(resp *http.Response) (err error) {
 			out, err = c.readBitstream(resp, f, dst, rs)

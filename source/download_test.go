@@ -368,3 +368,25 @@ func TestConnectionsAreReused(t *testing.T) {
 		t.Errorf("%d connections for 70 sequential requests, want 1", conns.Load())
 	}
 }
+
+// A Fetch with Once makes one request whatever goes wrong: no retry of a
+// 503 or a broken body, no re-fetch after a mismatch.
+func TestOnceMakesOneRequest(t *testing.T) {
+	body := pattern(5000)
+	wrong := bytes.Clone(body)
+	wrong[100] ^= 1
+	for name, h := range map[string]http.HandlerFunc{
+		"503":      func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) },
+		"mismatch": content(wrong),
+	} {
+		srv, n := serve(t, h)
+		f := fetchOf(srv.URL+"/h", body)
+		f.Once = true
+		if _, err := newClient(t, nil).Download(context.Background(), f, &memSink{}); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+		if n.get() != 1 {
+			t.Errorf("%s: %d requests, want 1", name, n.get())
+		}
+	}
+}

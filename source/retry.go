@@ -24,6 +24,8 @@ type exchange struct {
 	header http.Header // request headers of every attempt
 	// conditional makes a 304 an answer rather than an error.
 	conditional bool
+	// once makes a single attempt (resourcesync.Fetch.Once).
+	once bool
 	// read consumes an accepted response (2xx, or 304 when conditional).
 	// Its error decides: a *bodyError is retried, a mismatch is re-fetched
 	// once, anything else is final.
@@ -68,12 +70,16 @@ func (x *exchange) run() error {
 	req.Header.Set("User-Agent", x.c.opts.UserAgent)
 	req.SetResponseHandler(x.handle)
 	o := x.c.opts
+	retries := o.MaxAttempts - 1
+	if x.once {
+		retries = 0
+	}
 	rc := &retryablehttp.Client{
 		HTTPClient:     x.c.http,
 		Logger:         x.c.retLog,
 		RetryWaitMin:   o.MinRetryWait,
 		RetryWaitMax:   o.MaxRetryWait,
-		RetryMax:       o.MaxAttempts - 1,
+		RetryMax:       retries,
 		RequestLogHook: x.onAttempt,
 		CheckRetry:     x.checkRetry,
 		Backoff:        x.backoff,
@@ -135,7 +141,7 @@ func (x *exchange) handle(resp *http.Response) error {
 			return &retryError{err: err} // the next attempt asks for the rest
 		}
 	case errors.As(err, new(*restartError)):
-	case errors.As(err, &mismatch) && !x.refetched:
+	case errors.As(err, &mismatch) && !x.refetched && !x.once:
 		x.refetched = true
 	default:
 		x.settled = err

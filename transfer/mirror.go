@@ -47,7 +47,7 @@ func (m *mirror) Release()                              {}
 // Download fetches the mirror's copy into dst, unconditionally (the
 // validators held are the Source's).
 func (m *mirror) Download(ctx context.Context, f resourcesync.Fetch, dst resourcesync.Sink) (resourcesync.Fetched, error) {
-	f.URL, f.Anonymous, f.ETag, f.LastModified = m.href, true, "", ""
+	f.URL, f.Anonymous, f.Once, f.ETag, f.LastModified = m.href, true, true, "", ""
 	got, err := m.source.Download(ctx, f, dst)
 	if err != nil {
 		return got, &originError{what: "mirror", href: m.href, err: err}

@@ -96,7 +96,7 @@ func (p *patch) apply(ctx context.Context) ([]byte, error) {
 	}
 	sink := &patchSink{max: MaxPatchBytes}
 	got, err := p.source.Download(ctx, resourcesync.Fetch{URL: p.link.Href, Hash: p.link.Hash,
-		Length: p.link.Length, HasLength: p.link.HasLength}, sink)
+		Length: p.link.Length, HasLength: p.link.HasLength, Once: true}, sink)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -92,8 +93,8 @@ func TestLinksBadMirrorFallsBack(t *testing.T) {
 	if n := src.ResourceBodies(); n != 0 {
 		t.Errorf("<loc> was fetched %d times, want 0 while a good mirror remains", n)
 	}
-	if bad.Requests() == 0 || good.Requests() != 4 {
-		t.Errorf("bad mirror %d requests, good mirror %d; want some, and 4", bad.Requests(), good.Requests())
+	if bad.Requests() != 4 || good.Requests() != 4 {
+		t.Errorf("bad mirror %d requests, good mirror %d; want one a resource each (a mirror is asked once)", bad.Requests(), good.Requests())
 	}
 	contains(t, r.stderr, "mirror failed", "mirror "+bad.URL, "does not match")
 	c := countsOf(t, r.stdout)
@@ -208,5 +209,30 @@ func TestLinksMirrorsInChangeList(t *testing.T) {
 	}
 	if c := countsOf(t, r.stdout); c.MirrorBytes == 0 || c.MirrorBytes != c.Bytes {
 		t.Errorf("counts %+v, want every byte from the mirror", c)
+	}
+}
+
+// A mirror nobody answers on is asked once per resource (no retries, no
+// backoff) and <loc> serves.
+func TestLinksDeadMirror(t *testing.T) {
+	t.Parallel()
+	src, srv := served(t, func(s *fixtures.Spec) { s.Resources = 3 })
+	l, err := net.Listen("tcp", "127.0.0.5:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + l.Addr().String()
+	l.Close() // nothing listens there any more: connections are refused
+	src.SetLinks(func(s fixtures.LinkSite) []resourcesync.Link {
+		return []resourcesync.Link{{Rel: resourcesync.RelDuplicate, Href: dead + s.Path, Pri: 1}}
+	})
+	dest := t.TempDir()
+	r := runCLI(t, args([]string{"baseline", "--dest", dest, "--json", "--allow-host", "127.0.0.5", "--max-retry-wait", "10s"}, srv.URL)...).want(t, 0)
+	assertMirrorIsSource(t, src, dest)
+	if c := countsOf(t, r.stdout); c.MirrorFailures != 3 || c.MirrorBytes != 0 {
+		t.Errorf("counts %+v, want 3 mirror failures", c)
+	}
+	if strings.Contains(r.stderr, "retrying") {
+		t.Errorf("a dead mirror was retried:\n%s", r.stderr)
 	}
 }
