@@ -83,6 +83,7 @@ func (a *auditor) readList(ctx context.Context, open resourcesync.Opener) (*reso
 				batch = append(batch, resourcesync.Listed{
 					URI: e.Loc, Length: e.MD.Length, HasLength: e.MD.HasLength, Fixity: e.MD.Hash, LastMod: e.LastMod,
 				})
+				batch = append(batch, a.companions(e.Links)...)
 				if len(batch) < listBatch {
 					return nil
 				}
@@ -145,7 +146,17 @@ func (a *auditor) change(ch resourcesync.ChangeEntry) error {
 		}); err != nil {
 			return err
 		}
+		for _, l := range a.companions(ch.Links) {
+			if err := a.list(l); err != nil {
+				return err
+			}
+		}
 	case resourcesync.ChangeDeleted:
+		for _, l := range a.companions(ch.Links) {
+			if err := a.unlist(l.URI); err != nil {
+				return err
+			}
+		}
 		if _, ok := a.unlisted[ch.Loc]; ok {
 			delete(a.unlisted, ch.Loc)
 			break
@@ -192,4 +203,33 @@ func (a *auditor) warn(msg string) {
 	if !slices.Contains(a.sr.Warnings, msg) {
 		a.sr.Warnings = append(a.sr.Warnings, msg)
 	}
+}
+
+// companions are the resources a sync fetches along with an entry's own
+// (Options.Alternates, WithMetadata), as their links describe them.
+func (a *auditor) companions(links []resourcesync.Link) []resourcesync.Listed {
+	if len(a.opts.Alternates) == 0 && !a.opts.WithMetadata {
+		return nil
+	}
+	var out []resourcesync.Listed
+	for _, l := range resourcesync.Companions(links, a.opts.Alternates, a.opts.WithMetadata) {
+		out = append(out, resourcesync.Listed{URI: l.Href, Length: l.Length, HasLength: l.HasLength, Fixity: l.Hash, LastMod: l.Modified})
+	}
+	return out
+}
+
+// unlist forgets a companion its resource's deletion deletes.
+func (a *auditor) unlist(uri string) error {
+	if _, ok := a.unlisted[uri]; ok {
+		delete(a.unlisted, uri)
+		return nil
+	}
+	p, err := a.d.Mirror.Path(uri)
+	if err != nil {
+		return nil // never listed: it maps nowhere
+	}
+	if err := a.listing.Remove(p); err != nil {
+		return fmt.Errorf("unlist %s: %w: %w", uri, resourcesync.ErrLocal, err)
+	}
+	return nil
 }

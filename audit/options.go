@@ -37,6 +37,12 @@ type Options struct {
 	// compared), Skipped (out of scope), Deleted (an extra file); the
 	// bytes are those hashed.
 	Progress *resourcesync.Progress
+	// Alternates and WithMetadata list, with each resource, the resources
+	// a sync fetches along with it (--alternate, --with-metadata;
+	// resourcesync.Companions), so that their files are compared, not
+	// reported as extra.
+	Alternates   []string
+	WithMetadata bool
 }
 
 // DefaultOptions hash with one worker per CPU and keep up to 100,000

@@ -56,6 +56,8 @@ not be reached, 1 on other errors (a set or a file that could not be compared).`
 			&cli.StringFlag{Name: "capability-list", Usage: "only the set of resources of this Capability List `URL` (default: every set)"},
 			&cli.IntFlag{Name: "workers", Value: audit.DefaultOptions().Workers, DefaultText: "one per CPU, at least 2", Usage: "how many files are hashed at once"},
 			&cli.StringSliceFlag{Name: "allow-host", Usage: "also compare resources on `HOST` (repeatable; as given to the sync commands)"},
+			&cli.StringSliceFlag{Name: "alternate", Usage: "also compare each resource's alternate of media `TYPE` (repeatable; as given to the sync commands)"},
+			&cli.BoolFlag{Name: "with-metadata", Usage: "also compare each resource's metadata record (rel=\"describedby\"; as given to the sync commands)"},
 			&cli.BoolFlag{Name: "fast", Usage: "quick check: re-hash only files whose size or mtime differs from the state's record"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as one JSON document on stdout, also when the audit fails (an envelope with exit_code and error)"},
 			&cli.StringFlag{Name: "html", Usage: "also write the report as a self-contained HTML page to `FILE`"},
@@ -76,6 +78,7 @@ func parseAuditFlags(c *cli.Context, d *deps) (auditOptions, error) {
 		env: syncOptions{
 			dest: c.String("dest"), statePath: c.String("state"), capabilityList: c.String("capability-list"),
 			allowHosts: c.StringSlice("allow-host"), json: c.Bool("json"), progress: c.String("progress"),
+			alternates: c.StringSlice("alternate"), withMetadata: c.Bool("with-metadata"),
 		},
 		maps: c.StringSlice("map"), workers: c.Int("workers"), fast: c.Bool("fast"), json: c.Bool("json"),
 		html: c.String("html"),
@@ -153,6 +156,7 @@ func runAudit(ctx context.Context, o auditOptions, d *deps) error {
 	wo := audit.DefaultOptions()
 	wo.Workers, wo.Fast = o.workers, o.fast
 	wo.Filter = o.env.filter
+	wo.Alternates, wo.WithMetadata = o.env.alternates, o.env.withMetadata
 	wo.Limits = o.env.http.limits()
 	wo.Progress = &resourcesync.Progress{}
 	stop := startProgress(d, progressMode(o.env, d), wo.Progress, auditing)

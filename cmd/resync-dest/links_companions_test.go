@@ -150,6 +150,11 @@ func TestLinksAlternatesAndMetadata(t *testing.T) {
 		}
 	}
 
+	// audit compares them as the sync fetched them; without the flags
+	// they are files the Source does not list.
+	runCLI(t, args(append([]string{"audit", "--dest", dest}, flags...), srv.URL)...).want(t, 0)
+	runCLI(t, args([]string{"audit", "--dest", dest}, srv.URL)...).want(t, exitDifferences)
+
 	// A companion whose bytes do not match its link fails by name.
 	bad := companionPath(res[2].Path, "pdf")
 	src.SetRaw(bad, "application/pdf", []byte("not the bytes the link describes"))
