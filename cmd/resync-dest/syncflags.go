@@ -165,14 +165,14 @@ func parseSyncOptions(c flagValues, url, verb string) (syncOptions, error) {
 		}
 	}
 	switch vd := c.String("versions-dir"); {
+	case c.Bool("keep-versions") && strings.Contains(c.String("dest"), "://"):
+		return o, usageErrorf("--keep-versions: a mirror in a bucket cannot keep versions")
 	case vd != "" && !c.Bool("keep-versions"):
 		return o, usageErrorf("--versions-dir %s: only with --keep-versions", vd)
 	case vd != "":
 		if o.versionsDir, err = filepath.Abs(vd); err != nil {
 			return o, usageErrorf("--versions-dir %s: %v", vd, err)
 		}
-	case c.Bool("keep-versions") && strings.Contains(c.String("dest"), "://"):
-		return o, usageErrorf("--keep-versions: a mirror in a bucket cannot keep versions")
 	case c.Bool("keep-versions"):
 		o.versionsDir = filepath.Join(mirror.StateDirIn(o.dest), "versions")
 	}
