@@ -246,3 +246,39 @@ func TestDownloadWithoutValidatorRestarts(t *testing.T) {
 		t.Errorf("ranges %q, kept %q; want two whole requests and nothing kept", ranges, sink.kept)
 	}
 }
+
+// A mirror's fetch (Anonymous) and a patch's (Once) neither continue the
+// partial a sink offers - it was kept from another origin, whose
+// validator says nothing of this URL's bytes - nor keep what they write.
+func TestOtherOriginNeitherResumesNorKeeps(t *testing.T) {
+	body := pattern(1 << 20)
+	const etag = `"v1"`
+	for _, tt := range []struct {
+		name  string
+		fetch func(resourcesync.Fetch) resourcesync.Fetch
+	}{
+		{"a mirror's fetch", func(f resourcesync.Fetch) resourcesync.Fetch { f.Anonymous = true; return f }},
+		{"a single request", func(f resourcesync.Fetch) resourcesync.Fetch { f.Once = true; return f }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			src := &rangeSource{body: body, etag: etag, mu: new(sync.Mutex)}
+			srv := httptest.NewServer(src)
+			t.Cleanup(srv.Close)
+			// The partial's validator is the one this server gives: only
+			// its origin, not its validator, keeps it from being resumed.
+			sink := &resumeSink{buf: body[:700<<10], offer: 700 << 10, validator: etag}
+			c := newClient(t, func(o *Options) { o.ResumeAbove = 512 << 10 })
+			if _, err := c.Download(context.Background(), tt.fetch(md5Fetch(srv.URL+"/big", body)), sink); err != nil {
+				t.Fatal(err)
+			}
+			ranges, sent := src.requests()
+			if len(ranges) != 1 || ranges[0] != "" || sent != 1<<20 {
+				t.Errorf("Range headers %q, %d bytes sent; want one request for the whole body", ranges, sent)
+			}
+			if !bytes.Equal(sink.buf, body) || sink.resumes != 0 || sink.kept != "" {
+				t.Errorf("sink holds %d bytes, %d resumes, kept %q; want the body, no resume, nothing kept",
+					len(sink.buf), sink.resumes, sink.kept)
+			}
+		})
+	}
+}
