@@ -1,25 +1,17 @@
 package pgstate
 
 import (
-	"fmt"
 	"time"
+
+	"github.com/resync-dest/resync-dest/state"
 )
 
-// timeLayout is how every time is stored (as in the SQLite state): TEXT,
-// UTC, fixed width, so that comparing the strings compares the instants.
-const timeLayout = "2006-01-02T15:04:05.000000000Z"
+// Times are stored as the SQLite state stores them (state.FormatTime):
+// TEXT, UTC, fixed width, so that comparing the strings compares the
+// instants. These adapt its text to pgx's NULLs.
 
-// formatTime is the stored text of t, clamped to years 0-9999.
-func formatTime(t time.Time) string {
-	t = t.UTC()
-	switch {
-	case t.Year() < 0:
-		t = time.Date(0, time.January, 1, 0, 0, 0, 0, time.UTC)
-	case t.Year() > 9999:
-		t = time.Date(9999, time.December, 31, 23, 59, 59, 999999999, time.UTC)
-	}
-	return t.Format(timeLayout)
-}
+// formatTime is the stored text of t.
+func formatTime(t time.Time) string { return state.FormatTime(t) }
 
 // nullTime is the column value of t: NULL for the zero time.
 func nullTime(t time.Time) *string {
@@ -40,12 +32,8 @@ func keyTime(t time.Time) string {
 
 // parseTime reads a stored time; NULL and "" are the zero time.
 func parseTime(s *string) (time.Time, error) {
-	if s == nil || *s == "" {
+	if s == nil {
 		return time.Time{}, nil
 	}
-	t, err := time.Parse(timeLayout, *s)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("stored time %q: %w", *s, err)
-	}
-	return t, nil
+	return state.ParseTimeText(*s)
 }

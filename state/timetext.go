@@ -46,16 +46,28 @@ func keyTime(t time.Time) string {
 
 // parseTime reads a stored time; NULL and "" are the zero time.
 func parseTime(s sql.NullString) (time.Time, error) {
-	if !s.Valid || s.String == "" {
+	if !s.Valid {
 		return time.Time{}, nil
 	}
-	if t, ok := parseFixed(s.String); ok {
+	return ParseTimeText(s.String)
+}
+
+// FormatTime is the stored text of t, for the other state adapter
+// (pgstate), so that both store every time alike.
+func FormatTime(t time.Time) string { return formatTime(t) }
+
+// ParseTimeText reads the stored text of a time; "" is the zero time.
+func ParseTimeText(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, ok := parseFixed(s); ok {
 		return t, nil
 	}
 	// Only time.Parse says well why the text is not a stored time.
-	t, err := time.Parse(timeLayout, s.String)
+	t, err := time.Parse(timeLayout, s)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("stored time %q: %w", s.String, err)
+		return time.Time{}, fmt.Errorf("stored time %q: %w", s, err)
 	}
 	return t, nil
 }
