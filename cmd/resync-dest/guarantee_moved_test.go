@@ -91,19 +91,7 @@ func (c peekedConn) Read(p []byte) (int, error) { return c.r.Read(p) }
 // the URIs the Source names now - and the moved set's deletions work.
 func TestGuaranteeMovedCapabilityListKeepsTheSet(t *testing.T) {
 	t.Parallel()
-	spec := fixtures.DefaultSpec()
-	spec.Resources = 12
-	src, err := fixtures.New(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr, caPEM := bothSchemes(t, src.Handler())
-	if err := src.SetBaseURL("http://" + addr); err != nil {
-		t.Fatal(err)
-	}
-	dest := t.TempDir()
-	runCLI(t, args([]string{"baseline", "--dest", dest}, src.URL())...).want(t, 0)
-	oldCapList := src.CapabilityListURL(0)
+	src, addr, caPEM, dest, oldCapList := baselinedOnHTTP(t)
 	before := checkState(t, dest, oldCapList)
 
 	if err := src.SetBaseURL("https://" + addr); err != nil {
@@ -159,19 +147,7 @@ func TestGuaranteeMovedCapabilityListKeepsTheSet(t *testing.T) {
 // set's, and the mirror reported in sync) - and writes nothing.
 func TestGuaranteeAuditRecognisesAMovedSet(t *testing.T) {
 	t.Parallel()
-	spec := fixtures.DefaultSpec()
-	spec.Resources = 12
-	src, err := fixtures.New(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr, caPEM := bothSchemes(t, src.Handler())
-	if err := src.SetBaseURL("http://" + addr); err != nil {
-		t.Fatal(err)
-	}
-	dest := t.TempDir()
-	runCLI(t, args([]string{"baseline", "--dest", dest}, src.URL())...).want(t, 0)
-	oldCapList := src.CapabilityListURL(0)
+	src, addr, caPEM, dest, oldCapList := baselinedOnHTTP(t)
 	deleteAtSource(t, src, 1)
 	if err := src.SetBaseURL("https://" + addr); err != nil {
 		t.Fatal(err)
@@ -191,4 +167,25 @@ func TestGuaranteeAuditRecognisesAMovedSet(t *testing.T) {
 	if !readState(t, dest, oldCapList).ok {
 		t.Error("audit moved the set: it writes nothing")
 	}
+}
+
+// baselinedOnHTTP is a 12-resource Source served on one address over both
+// http and https (caPEM trusts its certificate), named by its http URLs,
+// and a mirror of it made by a baseline; oldCapList is the Capability
+// List's http URL, the one a move to https leaves behind.
+func baselinedOnHTTP(t *testing.T) (src *fixtures.Source, addr string, caPEM []byte, dest, oldCapList string) {
+	t.Helper()
+	spec := fixtures.DefaultSpec()
+	spec.Resources = 12
+	src, err := fixtures.New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, caPEM = bothSchemes(t, src.Handler())
+	if err := src.SetBaseURL("http://" + addr); err != nil {
+		t.Fatal(err)
+	}
+	dest = t.TempDir()
+	runCLI(t, args([]string{"baseline", "--dest", dest}, src.URL())...).want(t, 0)
+	return src, addr, caPEM, dest, src.CapabilityListURL(0)
 }
