@@ -308,6 +308,22 @@ func (m *Mirror) markDirty(dir string) {
 // start with "." at any level: a map onto the root stores /.htaccess as
 // .htaccess.)
 func checkRel(op, rel string) error {
+	return checkPath(op, rel, func(e string) string {
+		if isTempName(e) {
+			return "names a temp file"
+		}
+		return ""
+	})
+}
+
+// CheckKey refuses what checkRel refuses but temp names: the rules of a
+// mirror-relative path for a mirror that stages no temp files beside its
+// objects (s3mirror's keys).
+func CheckKey(op, rel string) error { return checkPath(op, rel, nil) }
+
+// checkPath holds the rules of checkRel and CheckKey; elem, when set, is
+// a further check of each element, returning why it is refused.
+func checkPath(op, rel string, elem func(string) string) error {
 	reason := ""
 	switch {
 	case rel == "":
@@ -323,8 +339,10 @@ func checkRel(op, rel string) error {
 		for _, e := range strings.Split(rel, "/") {
 			if e == ".." || e == "." {
 				reason = "contains \"" + e + "\""
-			} else if isTempName(e) {
-				reason = "names a temp file"
+			} else if elem != nil {
+				if r := elem(e); r != "" {
+					reason = r
+				}
 			}
 		}
 	}

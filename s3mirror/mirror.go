@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path"
-	"strings"
 	"sync"
 	"time"
 
@@ -207,31 +205,8 @@ func objectError(err error) error {
 }
 
 // checkRel refuses paths that are not clean mirror-relative paths, or that
-// lie in .resync-dest.
-func checkRel(op, rel string) error {
-	reason := ""
-	switch {
-	case rel == "":
-		reason = "empty path"
-	case strings.IndexByte(rel, 0) >= 0:
-		reason = "contains NUL"
-	case path.IsAbs(rel) || path.Clean(rel) != rel:
-		reason = "not a clean relative path"
-	case rel == stateDir || strings.HasPrefix(rel, stateDir+"/"):
-		reason = "in " + stateDir + ", which the mirror reserves"
-	}
-	if reason == "" {
-		for _, e := range strings.Split(rel, "/") {
-			if e == ".." || e == "." {
-				reason = "contains \"" + e + "\""
-			}
-		}
-	}
-	if reason != "" {
-		return fmt.Errorf("%s %q: %w: %s", op, rel, fs.ErrInvalid, reason)
-	}
-	return nil
-}
+// lie in .resync-dest: the disk mirror's rules, but for temp names.
+func checkRel(op, rel string) error { return mirror.CheckKey(op, rel) }
 
 // ErrLockLost: the lease of the lock ran out before it was renewed, and
 // another run may hold it now; this Mirror writes nothing more.
