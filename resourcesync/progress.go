@@ -8,7 +8,7 @@ import (
 
 // Counts are the outcome of a run, per resource.
 type Counts struct {
-	Listed    int64 `json:"listed"`    // entries read from the Source's documents
+	Listed    int64 `json:"listed"`    // entries read from the Source's documents: resources of a Resource List, changes of a Change List
 	Created   int64 `json:"created"`   // new local copies
 	Updated   int64 `json:"updated"`   // local copies replaced
 	Unchanged int64 `json:"unchanged"` // already in step
