@@ -61,15 +61,15 @@ const listBatch = 256
 // document order (a URI listed twice: the last entry wins).
 func (a *auditor) readList(ctx context.Context, open resourcesync.Opener) (*resourcesync.Header, error) {
 	g, gctx := errgroup.WithContext(ctx)
-	batches := make(chan []resourcesync.Listed, 4)
+	batches := make(chan []listedEntry, 4)
 	var h *resourcesync.Header
 	g.Go(func() error {
 		defer close(batches)
-		batch := make([]resourcesync.Listed, 0, listBatch)
+		batch := make([]listedEntry, 0, listBatch)
 		send := func() error {
 			select {
 			case batches <- batch:
-				batch = make([]resourcesync.Listed, 0, listBatch)
+				batch = make([]listedEntry, 0, listBatch)
 				return nil
 			case <-gctx.Done():
 				return gctx.Err()
@@ -80,10 +80,12 @@ func (a *auditor) readList(ctx context.Context, open resourcesync.Opener) (*reso
 			resourcesync.WalkOptions{Limits: a.opts.Limits, Read: a.opts.Progress.ListRead},
 			func(_ *resourcesync.Part, e *resourcesync.Entry) error {
 				a.opts.Progress.Listed()
-				batch = append(batch, resourcesync.Listed{
+				// A companion is taken or left out with its resource.
+				leftOut := a.opts.Filter.CheckEntry(e.Loc, e.Links)
+				batch = append(batch, listedEntry{Listed: resourcesync.Listed{
 					URI: e.Loc, Length: e.MD.Length, HasLength: e.MD.HasLength, Fixity: e.MD.Hash, LastMod: e.LastMod,
-				})
-				batch = append(batch, a.companions(e.Links)...)
+				}, leftOut: leftOut})
+				batch = append(batch, a.companions(e.Links, leftOut)...)
 				if len(batch) < listBatch {
 					return nil
 				}
@@ -107,11 +109,19 @@ func (a *auditor) readList(ctx context.Context, open resourcesync.Opener) (*reso
 	return h, g.Wait()
 }
 
+// listedEntry is a resource the Source lists, with what the filters say
+// of it (nil: taken).
+type listedEntry struct {
+	resourcesync.Listed
+	leftOut error
+}
+
 // list records what the Source says of one resource, replacing what an
 // earlier entry or change said.
-func (a *auditor) list(l resourcesync.Listed) error {
-	if err := a.opts.Filter.Check(l.URI); err != nil {
-		a.unlisted[l.URI] = err
+func (a *auditor) list(le listedEntry) error {
+	l := le.Listed
+	if le.leftOut != nil {
+		a.unlisted[l.URI] = le.leftOut
 		return nil
 	}
 	if err := a.opts.Scope.Check(l.URI); err != nil {
@@ -141,20 +151,25 @@ func (a *auditor) change(ch resourcesync.ChangeEntry) error {
 		}
 		// The change's metadata is the resource's latest: a change without
 		// a hash leaves the resource without one (unverifiable).
-		if err := a.list(resourcesync.Listed{
+		leftOut := a.opts.Filter.CheckEntry(ch.Loc, ch.Links)
+		if err := a.list(listedEntry{Listed: resourcesync.Listed{
 			URI: ch.Loc, Length: ch.MD.Length, HasLength: ch.MD.HasLength, Fixity: ch.MD.Hash, LastMod: lastmod,
-		}); err != nil {
+		}, leftOut: leftOut}); err != nil {
 			return err
 		}
-		for _, l := range a.companions(ch.Links) {
+		for _, l := range a.companions(ch.Links, leftOut) {
 			if err := a.list(l); err != nil {
 				return err
 			}
 		}
 	case resourcesync.ChangeDeleted:
-		for _, l := range a.companions(ch.Links) {
-			if err := a.unlist(l.URI); err != nil {
-				return err
+		// A deletion the filters leave out keeps its companions, as a
+		// sync does.
+		if a.opts.Filter.CheckEntry(ch.Loc, ch.Links) == nil {
+			for _, l := range a.companions(ch.Links, nil) {
+				if err := a.unlist(l.URI); err != nil {
+					return err
+				}
 			}
 		}
 		if _, ok := a.unlisted[ch.Loc]; ok {
@@ -207,13 +222,15 @@ func (a *auditor) warn(msg string) {
 
 // companions are the resources a sync fetches along with an entry's own
 // (Options.Alternates, WithMetadata), as their links describe them.
-func (a *auditor) companions(links []resourcesync.Link) []resourcesync.Listed {
+// leftOut is what the filters said of the entry's resource: its
+// companions follow it.
+func (a *auditor) companions(links []resourcesync.Link, leftOut error) []listedEntry {
 	if len(a.opts.Alternates) == 0 && !a.opts.WithMetadata {
 		return nil
 	}
-	var out []resourcesync.Listed
+	var out []listedEntry
 	for _, l := range resourcesync.Companions(links, a.opts.Alternates, a.opts.WithMetadata) {
-		out = append(out, resourcesync.Listed{URI: l.Href, Length: l.Length, HasLength: l.HasLength, Fixity: l.Hash, LastMod: l.Modified})
+		out = append(out, listedEntry{Listed: resourcesync.Listed{URI: l.Href, Length: l.Length, HasLength: l.HasLength, Fixity: l.Hash, LastMod: l.Modified}, leftOut: leftOut})
 	}
 	return out
 }

@@ -138,8 +138,13 @@ func (r *run) listUnits(ctx context.Context, f *transfer.Feed) error {
 			if err := f.Emit(r.unit(e)); err != nil {
 				return err
 			}
+			// A companion follows its resource: left out with it (and so
+			// kept by the deletion pass), whatever its own URI.
+			leftOut := r.opts.Filter.CheckEntry(e.Loc, e.Links)
 			for _, l := range r.opts.Companions(e.Links) {
-				if err := f.Emit(transfer.CompanionUnit(l)); err != nil {
+				cu := transfer.CompanionUnit(l)
+				cu.LeftOut = leftOut
+				if err := f.Emit(cu); err != nil {
 					return err
 				}
 			}
@@ -160,6 +165,7 @@ func (r *run) unit(e *resourcesync.Entry) *transfer.Unit {
 		URI:    e.Loc,
 		Want:   resourcesync.Version{Fixity: e.MD.Hash, Length: e.MD.Length, HasLength: e.MD.HasLength, LastMod: e.LastMod},
 		Wanted: true, Rehash: r.opts.Checksum, Revalidate: true, Mirrors: resourcesync.Mirrors(e.Links),
+		Collections: resourcesync.Collections(e.Links),
 	}
 }
 

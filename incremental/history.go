@@ -207,6 +207,8 @@ func (r *run) add(c resourcesync.ChangeEntry) error {
 		p.Version = resourcesync.Version{Fixity: c.MD.Hash, Length: c.MD.Length, HasLength: c.MD.HasLength, LastMod: lastmod}
 		p.Links = resourcesync.ActedOn(c.Links)
 	}
+	// A deletion's collection links too: --collection decides by them.
+	p.Links = append(p.Links, resourcesync.Collections(c.Links)...)
 	if early {
 		added, err := r.backlog.AddUnapplied(p)
 		if err != nil {
@@ -227,7 +229,11 @@ func (r *run) add(c resourcesync.ChangeEntry) error {
 	}
 	// The resources fetched along with this one (--alternate,
 	// --with-metadata) change with it: created, updated to what the link
-	// says, or deleted.
+	// says, or deleted - only when the filters take it (a companion
+	// follows its resource; one left out is not touched).
+	if r.opts.Filter.CheckEntry(c.Loc, c.Links) != nil {
+		return nil
+	}
 	for _, l := range r.opts.Companions(c.Links) {
 		cp := resourcesync.Pending{URI: l.Href, Change: kind, Time: t, List: p.List, Position: p.Position, Companion: true}
 		if kind != resourcesync.ChangeDeleted {

@@ -40,9 +40,25 @@ func (r *run) Units(ctx context.Context, f *transfer.Feed) error {
 	return nil
 }
 
+// collections are the collection links (§14.7) of a backlog unit's
+// changes, its final one's and those still pending: a resource any of
+// them names a member of a --collection is taken, so a deletion that
+// carries no link still deletes what a change of this run admitted.
+func collections(bu *resourcesync.BacklogUnit) []resourcesync.Link {
+	var out []resourcesync.Link
+	if bu.Final != nil {
+		out = resourcesync.Collections(bu.Final.Links)
+	}
+	for _, p := range bu.Pending {
+		out = append(out, resourcesync.Collections(p.Links)...)
+	}
+	return out
+}
+
 // unit is the engine's work for one resource of the backlog.
 func (r *run) unit(bu *resourcesync.BacklogUnit) *transfer.Unit {
-	u := &transfer.Unit{URI: bu.URI, Settled: bu.Settled, Retry: bu.Retry, Gone: bu.Gone()}
+	u := &transfer.Unit{URI: bu.URI, Settled: bu.Settled, Retry: bu.Retry, Gone: bu.Gone(),
+		Collections: collections(bu), Companion: bu.Final != nil && bu.Final.Companion}
 	switch final := bu.Final; {
 	case final == nil:
 		// A failure retried that no change names: nothing says which
@@ -148,7 +164,8 @@ func (r *run) guardDeletes(ctx context.Context) error {
 		return nil
 	}
 	err := r.backlog.Deletions(func(bu resourcesync.BacklogUnit) error {
-		if r.opts.Filter.Check(bu.URI) != nil {
+		companion := bu.Final != nil && bu.Final.Companion // follows its resource, taken
+		if !companion && r.opts.Filter.CheckEntry(bu.URI, collections(&bu)) != nil {
 			return nil // left out: not deleted
 		}
 		if batch = append(batch, bu.URI); len(batch) < guardBatch {

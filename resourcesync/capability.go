@@ -118,4 +118,8 @@ const (
 	RelPatch        = "http://www.openarchives.org/rs/terms/patch"
 	RelResourceSync = "resourcesync"
 	RelAlternate    = "alternate"
+	RelCollection   = "collection"
+	RelMemento      = "memento"
+	RelTimeGate     = "timegate"
+	RelTimeMap      = "timemap"
 )

@@ -3,13 +3,15 @@ package resourcesync
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 )
 
 // ErrLeftOut is wrapped by Filter.Check: a resource the user's filters
-// (--include, --exclude) leave out. It is neither fetched, nor deleted,
+// (--include, --exclude, --collection) leave out. It is neither fetched, nor deleted,
 // nor compared: the mirror keeps whatever it holds of it.
 var ErrLeftOut = errors.New("left out by the filters")
 
@@ -19,10 +21,13 @@ var ErrLeftOut = errors.New("left out by the filters")
 // (anchor it with ^ and $). As rclone does, excludes are applied first,
 // whatever the order of the flags: a URI that matches any exclude is left
 // out; then, when there are includes, a URI that matches none of them is
-// left out. The zero Filter takes everything. Filter is immutable and
-// safe for concurrent use.
+// left out. With collections (--collection, §14.7), a resource the URI
+// patterns take is also left out unless one of its rel="collection" links
+// names one of them: both must admit it. The zero Filter takes everything.
+// Filter is immutable and safe for concurrent use.
 type Filter struct {
 	include, exclude []*regexp.Regexp
+	collections      []string
 }
 
 // ParseFilter compiles the include and exclude patterns. An empty pattern
@@ -58,12 +63,61 @@ func unwrapSyntax(err error) error {
 	return err
 }
 
-// Empty reports whether f takes every resource.
-func (f Filter) Empty() bool { return len(f.include) == 0 && len(f.exclude) == 0 }
+// InCollections returns f taking, of what it takes, only the members of
+// the collections named by uris (repeatable --collection: any of them). A
+// collection is compared with a link's href as the exact string the
+// Source writes (RFC 3986 simple string comparison: no case folding, no
+// resolution), after trimming surrounding white space; a URI that is
+// empty or not absolute is an error naming it.
+func (f Filter) InCollections(uris []string) (Filter, error) {
+	for _, c := range uris {
+		c = strings.TrimSpace(c)
+		u, err := url.Parse(c)
+		if err != nil || !u.IsAbs() {
+			return Filter{}, fmt.Errorf("--collection %q: not an absolute URI", c)
+		}
+		if !slices.Contains(f.collections, c) {
+			f.collections = append(slices.Clone(f.collections), c)
+		}
+	}
+	return f, nil
+}
 
-// Check returns nil when f takes uri, else an error wrapping ErrLeftOut
-// that names the pattern deciding it.
-func (f Filter) Check(uri string) error {
+// Empty reports whether f takes every resource.
+func (f Filter) Empty() bool {
+	return len(f.include) == 0 && len(f.exclude) == 0 && len(f.collections) == 0
+}
+
+// Check returns nil when f takes the resource at uri of which nothing else
+// is known, else an error wrapping ErrLeftOut that names the pattern
+// deciding it. With collections, such a resource is left out: its
+// membership is unknown (a file held that the Source no longer lists), and
+// what is not known to be admitted is not touched.
+func (f Filter) Check(uri string) error { return f.CheckEntry(uri, nil) }
+
+// CheckEntry is Check for a resource whose entry or change carries links:
+// their rel="collection" links say which collections it is a member of.
+func (f Filter) CheckEntry(uri string, links []Link) error {
+	if err := f.checkURI(uri); err != nil {
+		return err
+	}
+	if len(f.collections) == 0 {
+		return nil
+	}
+	for _, l := range links {
+		if l.Rel == RelCollection && slices.Contains(f.collections, strings.TrimSpace(l.Href)) {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: %s names no --collection", ErrLeftOut, uri)
+}
+
+// Collections returns the links of an entry that name a collection it is
+// a member of (§14.7: rel="collection"): what --collection decides by.
+func Collections(links []Link) []Link { return linksByRel(links, RelCollection) }
+
+// checkURI applies the URI patterns.
+func (f Filter) checkURI(uri string) error {
 	for _, re := range f.exclude {
 		if re.MatchString(uri) {
 			return fmt.Errorf("%w: %s matches --exclude %s", ErrLeftOut, uri, re)
@@ -83,7 +137,8 @@ func (f Filter) Check(uri string) error {
 // Takes reports whether f takes uri.
 func (f Filter) Takes(uri string) bool { return f.Check(uri) == nil }
 
-// String gives the filters as flags, excludes first ("" for none).
+// String gives the filters as flags, excludes first, collections last
+// ("" for none).
 func (f Filter) String() string {
 	var parts []string
 	for _, re := range f.exclude {
@@ -91,6 +146,9 @@ func (f Filter) String() string {
 	}
 	for _, re := range f.include {
 		parts = append(parts, "--include "+re.String())
+	}
+	for _, c := range f.collections {
+		parts = append(parts, "--collection "+c)
 	}
 	return strings.Join(parts, " ")
 }

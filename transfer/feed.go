@@ -56,7 +56,7 @@ func (f *Feed) Needed(ctx context.Context, units []*Unit) (bool, error) {
 	}
 	w := &worker{e: f.e}
 	for _, u := range units {
-		if u.PathErr != nil || f.e.o.Scope.Check(u.URI) != nil || f.e.o.Filter.Check(u.URI) != nil {
+		if u.PathErr != nil || f.e.o.Scope.Check(u.URI) != nil || f.e.o.leftOut(u) != nil {
 			continue
 		}
 		d, err := w.decide(u)
@@ -190,7 +190,7 @@ func (e *engine) forgetGone(ctx context.Context, units []*Unit) error {
 	}
 	var b resourcesync.Batch
 	for _, u := range units {
-		if !u.Gone || u.Settled || u.PathErr != nil || e.o.Filter.Check(u.URI) != nil {
+		if !u.Gone || u.Settled || u.PathErr != nil || e.o.leftOut(u) != nil {
 			continue // a URI left out keeps its record and its file
 		}
 		if e.forgets(u) {

@@ -43,6 +43,17 @@ type Unit struct {
 	// resourcesync.Patches), tried first when the copy held is the
 	// version the state recorded.
 	Patches []resourcesync.Link
+	// Collections are the resource's rel="collection" links (§14.7) as
+	// the entry or the changes naming it give them: what --collection
+	// (RunOptions.Filter) decides by, for a deletion too.
+	Collections []resourcesync.Link
+	// Companion: a resource fetched along with an entry's own (an
+	// alternate, a metadata record). It follows its resource: the filters
+	// do not judge it by its own URI; its planner sets LeftOut to what
+	// they said of its resource (or emits it only with a resource they
+	// take).
+	Companion bool
+	LeftOut   error
 	// Changes are the change records the unit's effect settles: recorded
 	// with it, failed when it fails.
 	Changes []resourcesync.ChangeRecord
@@ -110,10 +121,20 @@ func (o RunOptions) Companions(links []resourcesync.Link) []resourcesync.Link {
 	return resourcesync.Companions(links, o.Alternates, o.WithMetadata)
 }
 
+// leftOut returns the error wrapping resourcesync.ErrLeftOut when the
+// filters leave u out, nil when they take it (a companion as its
+// resource).
+func (o RunOptions) leftOut(u *Unit) error {
+	if u.Companion {
+		return u.LeftOut
+	}
+	return o.Filter.CheckEntry(u.URI, u.Collections)
+}
+
 // CompanionUnit is the unit of a resource fetched along with an entry's
 // own, as its link describes it (its hash, length and modified, when
 // given); a copy held is revalidated when the link gives no hash.
 func CompanionUnit(l resourcesync.Link) *Unit {
-	return &Unit{URI: l.Href, Wanted: true, Revalidate: true,
+	return &Unit{URI: l.Href, Wanted: true, Revalidate: true, Companion: true,
 		Want: resourcesync.Version{Fixity: l.Hash, Length: l.Length, HasLength: l.HasLength, LastMod: l.Modified}}
 }

@@ -73,7 +73,7 @@ func (w *worker) chain(ctx context.Context, u *Unit, items chan<- Item) error {
 // run must stop (local disk, state, cancellation, the Source down).
 func (w *worker) process(ctx context.Context, u *Unit) (result, error) {
 	res := result{u: u}
-	if err := w.e.o.Filter.Check(u.URI); err != nil {
+	if err := w.e.o.leftOut(u); err != nil {
 		// Before a deletion too: what the user left out is not touched.
 		res.outcome, res.cause, res.note = Skipped, err, err.Error()
 		return res, nil

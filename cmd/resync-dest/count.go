@@ -63,7 +63,7 @@ func countSets(ctx context.Context, client *source.Client, disc *agent.Discovery
 		default:
 			_, err := resourcesync.Walk(ctx, open, c.ResourceList, resourcesync.CapResourceList, resourcesync.WalkOptions{Limits: lim},
 				func(_ *resourcesync.Part, e *resourcesync.Entry) error {
-					if !filter.Takes(e.Loc) {
+					if filter.CheckEntry(e.Loc, e.Links) != nil {
 						c.LeftOut++
 						return nil
 					}

@@ -62,7 +62,7 @@ not be reached.`,
 				return err
 			}
 			if !f.Empty() && !c.Bool("count") {
-				return usageErrorf("discover takes --include and --exclude with --count only (they leave resources out of the count)")
+				return usageErrorf("discover takes --include, --exclude and --collection with --count only (they leave resources out of the count)")
 			}
 			return runDiscover(c.Context, discoverOptions{url: c.Args().First(), json: c.Bool("json"), count: c.Bool("count"), filter: f, http: h}, d)
 		}),

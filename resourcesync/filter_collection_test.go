@@ -1,0 +1,90 @@
+package resourcesync
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestFilterCollections(t *testing.T) {
+	const (
+		agg1 = "http://example.com/aggregation/0601007" // example 30
+		agg2 = "http://example.com/set/b"
+		pdf  = "http://example.com/res1.pdf"
+		html = "http://example.com/res1"
+	)
+	member := func(c ...string) []Link {
+		ls := []Link{{Rel: RelDuplicate, Href: "http://mirror.example/res1"}}
+		for _, h := range c {
+			ls = append(ls, Link{Rel: RelCollection, Href: h})
+		}
+		return ls
+	}
+	tests := []struct {
+		name        string
+		exclude     []string
+		collections []string
+		uri         string
+		links       []Link
+		why         string // "" when taken
+	}{
+		{"no --collection takes a resource in none", nil, nil, html, nil, ""},
+		{"a member of the collection", nil, []string{agg1}, html, member(agg1), ""},
+		{"a member of any of them", nil, []string{agg2, agg1}, html, member("http://other.example/c", agg1), ""},
+		{"a member of another collection", nil, []string{agg1}, html, member(agg2), "names no --collection"},
+		{"a resource in no collection", nil, []string{agg1}, html, member(), "names no --collection"},
+		{"membership unknown (no links): left out", nil, []string{agg1}, html, nil, "names no --collection"},
+		{"exact URI: no case folding", nil, []string{agg1}, html, member(strings.ToUpper(agg1)), "names no --collection"},
+		{"exact URI: a trailing slash is another URI", nil, []string{agg1}, html, member(agg1 + "/"), "names no --collection"},
+		{"surrounding white space is trimmed", nil, []string{" " + agg1 + "\n"}, html, member("\t" + agg1), ""},
+		{"rel must be collection", nil, []string{agg1}, html, []Link{{Rel: RelDescribedBy, Href: agg1}}, "names no --collection"},
+		{"both must admit: excluded member", []string{`\.pdf$`}, []string{agg1}, pdf, member(agg1), "--exclude"},
+		{"both must admit: taken by URI, not a member", []string{`\.pdf$`}, []string{agg1}, html, member(agg2), "names no --collection"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := ParseFilter(nil, tt.exclude)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f, err = f.InCollections(tt.collections); err != nil {
+				t.Fatal(err)
+			}
+			if f.Empty() != (len(tt.exclude)+len(tt.collections) == 0) {
+				t.Errorf("Empty() = %v", f.Empty())
+			}
+			err = f.CheckEntry(tt.uri, tt.links)
+			switch {
+			case tt.why == "" && err != nil:
+				t.Errorf("CheckEntry(%s) = %v, want nil", tt.uri, err)
+			case tt.why != "" && (!errors.Is(err, ErrLeftOut) || !strings.Contains(err.Error(), tt.why) || !strings.Contains(err.Error(), tt.uri)):
+				t.Errorf("CheckEntry(%s) = %v, want ErrLeftOut naming it and saying %q", tt.uri, err, tt.why)
+			}
+			if len(tt.links) == 0 && f.Check(tt.uri) == nil != (err == nil) {
+				t.Errorf("Check and CheckEntry without links disagree")
+			}
+		})
+	}
+}
+
+func TestInCollectionsErrors(t *testing.T) {
+	for _, c := range []string{"", "  ", "aggregation/0601007", "%zz"} {
+		_, err := Filter{}.InCollections([]string{"http://example.com/ok", c})
+		if err == nil || !strings.Contains(err.Error(), "--collection") || !strings.Contains(err.Error(), "absolute URI") {
+			t.Errorf("InCollections(%q) = %v, want an error naming --collection", c, err)
+		}
+	}
+}
+
+func TestFilterStringCollections(t *testing.T) {
+	f, err := ParseFilter([]string{`i1`}, []string{`e1`})
+	if err == nil {
+		f, err = f.InCollections([]string{"http://c/1", "http://c/2", "http://c/1"})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := f.String(), "--exclude e1 --include i1 --collection http://c/1 --collection http://c/2"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+}
