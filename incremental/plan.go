@@ -76,6 +76,13 @@ func (r *run) unit(bu *resourcesync.BacklogUnit) *transfer.Unit {
 			u.Patches = resourcesync.Patches(final.Links)
 		}
 	}
+	for _, c := range bu.Pending {
+		// The versions announced with a memento link (§14.6): kept with
+		// --keep-versions, the last an origin of the wanted one.
+		if ms := resourcesync.Mementos(c.Links); len(ms) > 0 && c.Change != resourcesync.ChangeDeleted && !c.Companion {
+			u.Mementos = append(u.Mementos, transfer.Memento{Link: ms[0], Version: c.Version})
+		}
+	}
 	if len(bu.Pending) > 0 {
 		u.Changes = make([]resourcesync.ChangeRecord, len(bu.Pending))
 		for i, c := range bu.Pending {

@@ -79,7 +79,24 @@ func mediaTypeIn(t string, types []string) bool {
 // rel="http://www.openarchives.org/rs/terms/patch"), best pri first.
 func Patches(links []Link) []Link { return linksByRel(links, RelPatch) }
 
+// Mementos returns the links of an entry that name the time-specific URI
+// of the version it describes (§14.6: rel="memento"), reachable over
+// http or https, best pri first. TimeGates and TimeMaps (rel="timegate",
+// "timemap") are not among them: a Destination that does not negotiate
+// in time ignores them (§14.1).
+func Mementos(links []Link) []Link {
+	var out []Link
+	for _, l := range linksByRel(links, RelMemento) {
+		if httpLink(l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // ActedOn returns the links of an entry a Destination acts on when it
-// brings the resource to the entry's version: its mirrors, then its
-// patches.
-func ActedOn(links []Link) []Link { return append(Mirrors(links), Patches(links)...) }
+// brings the resource to the entry's version: its mirrors, its patches,
+// then its mementos.
+func ActedOn(links []Link) []Link {
+	return append(append(Mirrors(links), Patches(links)...), Mementos(links)...)
+}

@@ -35,6 +35,7 @@ func (w *worker) fetch(ctx context.Context, res result, conditional bool) (resul
 	tries := w.tries(u, res.outcome == Updated)
 	var missed []string // the mirrors that failed, with their causes
 	var sourceErr error // the Source's failure, when mirrors follow it
+	var failedMemento string
 	for i, o := range tries {
 		f, fromSource := e.d.Fetcher, o == nil
 		if !fromSource {
@@ -63,6 +64,9 @@ func (w *worker) fetch(ctx context.Context, res result, conditional bool) (resul
 				// The mirror's validators say nothing of the Source's copy.
 				got.Held.ETag, got.Held.LastModified = "", ""
 				e.d.Log.Debug().Str("uri", u.URI).Str("mirror", o.href).Int64("bytes", got.Bytes).Msg("fetched from a mirror")
+			case *mementoOrigin:
+				got.Held.ETag, got.Held.LastModified = "", "" // the memento's, not <loc>'s
+				e.d.Log.Debug().Str("uri", u.URI).Str("memento", o.href).Int64("bytes", got.Bytes).Msg("fetched the version announced from its memento")
 			case *patch:
 				res.patched, res.patchBytes = true, o.fetched
 				got.Held.ETag, got.Held.LastModified = "", "" // the copy patched is no longer the one they named
@@ -84,6 +88,9 @@ func (w *worker) fetch(ctx context.Context, res result, conditional bool) (resul
 			if _, ok := o.(*patch); ok {
 				res.patchFailed = true
 				e.d.Log.Warn().Str("uri", u.URI).Err(err).Msg("patch not applied; fetching the whole resource")
+			} else if _, ok := o.(*mementoOrigin); ok {
+				failedMemento = err.Error()
+				e.d.Log.Warn().Str("uri", u.URI).Err(err).Msg("memento failed")
 			} else {
 				missed = append(missed, err.Error())
 				e.d.Log.Warn().Str("uri", u.URI).Err(err).Msg("mirror failed; trying the next mirror or <loc>")
@@ -110,6 +117,9 @@ func (w *worker) fetch(ctx context.Context, res result, conditional bool) (resul
 	if len(missed) > 0 {
 		res.cause = fmt.Errorf("%w; its mirrors failed too: %s", sourceErr, strings.Join(missed, "; "))
 	}
+	if failedMemento != "" {
+		res.cause = fmt.Errorf("%w; its %s", res.cause, failedMemento)
+	}
 	return res, nil
 }
 
@@ -120,8 +130,10 @@ func (w *worker) tries(u *Unit, updating bool) []Origin {
 	mirrors := w.mirrors(u)
 	tries := make([]Origin, 0, len(u.Origins)+len(mirrors)+2)
 	tries = append(append(tries, u.Origins...), w.patches(u, updating)...)
+	// The version a change announces is at its memento when <loc> has
+	// changed again since: tried after <loc>.
 	if w.e.o.Mirrors == MirrorsFallback {
-		return append(append(tries, nil), mirrors...)
+		return append(append(append(tries, nil), mirrors...), w.mementos(u)...)
 	}
-	return append(append(tries, mirrors...), nil)
+	return append(append(append(tries, mirrors...), nil), w.mementos(u)...)
 }

@@ -54,6 +54,11 @@ type Unit struct {
 	// take).
 	Companion bool
 	LeftOut   error
+	// Mementos are the versions the unit's changes announce with a
+	// memento link (§14.6), in the order they apply: kept with
+	// --keep-versions, and the last one, when it is Want, an origin of
+	// Want after <loc>.
+	Mementos []Memento
 	// Changes are the change records the unit's effect settles: recorded
 	// with it, failed when it fails.
 	Changes []resourcesync.ChangeRecord

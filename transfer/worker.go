@@ -78,6 +78,13 @@ func (w *worker) process(ctx context.Context, u *Unit) (result, error) {
 		res.outcome, res.cause, res.note = Skipped, err, err.Error()
 		return res, nil
 	}
+	if err := w.keepMementos(ctx, u); err != nil {
+		if Fatal(err) {
+			return res, err
+		}
+		res.outcome, res.cause = Failed, err
+		return res, nil
+	}
 	switch {
 	case u.Settled:
 		return res, nil // superseded by a change already applied
