@@ -24,6 +24,21 @@ type Versions struct {
 	Dir string
 }
 
+// name is where the version of rel made at is kept.
+func (v Versions) name(rel string, at time.Time) string {
+	return filepath.Join(v.Dir, filepath.FromSlash(rel)) + "@" + at.UTC().Format(VersionTimeFormat)
+}
+
+// Kept reports whether the version of rel made at is kept already (false
+// when that cannot be told: Keep then says).
+func (v Versions) Kept(rel string, at time.Time) bool {
+	if !filepath.IsLocal(filepath.FromSlash(rel)) {
+		return false
+	}
+	_, err := os.Lstat(v.name(rel, at))
+	return err == nil
+}
+
 // Keep copies the version read from r, of the file at mirror path rel
 // made at, and returns where it is kept. A version already kept under the
 // same name is left as it is. Errors name rel.
@@ -31,7 +46,7 @@ func (v Versions) Keep(rel string, at time.Time, r io.Reader) (string, error) {
 	if !filepath.IsLocal(filepath.FromSlash(rel)) {
 		return "", fmt.Errorf("keep the version of %s: not a path inside the mirror", rel)
 	}
-	name := filepath.Join(v.Dir, filepath.FromSlash(rel)) + "@" + at.UTC().Format(VersionTimeFormat)
+	name := v.name(rel, at)
 	if _, err := os.Lstat(name); err == nil {
 		return name, nil
 	} else if !errors.Is(err, fs.ErrNotExist) {

@@ -11,9 +11,15 @@ import (
 func TestVersionsKeep(t *testing.T) {
 	v := Versions{Dir: t.TempDir()}
 	at := time.Date(2013, 1, 3, 18, 0, 0, 0, time.FixedZone("", 3600))
+	if v.Kept("h/d/f.txt", at) {
+		t.Fatal("Kept before Keep")
+	}
 	name, err := v.Keep("h/d/f.txt", at, strings.NewReader("one"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !v.Kept("h/d/f.txt", at) || v.Kept("h/d/f.txt", at.Add(time.Second)) || v.Kept("../h/d/f.txt", at) {
+		t.Errorf("Kept does not say what Keep kept, and only that")
 	}
 	if want := filepath.Join(v.Dir, "h", "d", "f.txt@20130103T170000Z"); name != want {
 		t.Errorf("kept at %s, want %s", name, want)

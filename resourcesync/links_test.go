@@ -58,3 +58,37 @@ func TestCompanions(t *testing.T) {
 		}
 	}
 }
+
+// Example 29's links: the memento is acted on, the TimeGate and TimeMap
+// are not; a collection link is what --collection reads.
+func TestMementosAndCollections(t *testing.T) {
+	links := []Link{
+		{Rel: RelMemento, Href: "http://example.com/20130103070000/res1", Pri: 2},
+		{Rel: RelTimeGate, Href: "http://example.com/timegate/http://example.com/res1"},
+		{Rel: RelTimeMap, Href: "http://example.com/timemap/http://example.com/res1", Type: "application/link-format"},
+		{Rel: RelMemento, Href: "urn:x-memento:res1", Pri: 1},
+		{Rel: RelMemento, Href: "https://example.com/20130102/res1", Pri: 1},
+		{Rel: RelCollection, Href: "http://example.com/aggregation/0601007"},
+		{Rel: RelDuplicate, Href: "http://m/res1"},
+	}
+	hrefs := func(ls []Link) []string {
+		var out []string
+		for _, l := range ls {
+			out = append(out, l.Href)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		got  []Link
+		want []string
+	}{
+		{"Mementos", Mementos(links), []string{"https://example.com/20130102/res1", "http://example.com/20130103070000/res1"}},
+		{"Collections", Collections(links), []string{"http://example.com/aggregation/0601007"}},
+		{"ActedOn", ActedOn(links), []string{"http://m/res1", "https://example.com/20130102/res1", "http://example.com/20130103070000/res1"}},
+	} {
+		if got := hrefs(tc.got); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -111,6 +111,9 @@ func (w *worker) keepMemento(ctx context.Context, u *Unit, m Memento) (string, e
 		return "", &originError{what: "memento", href: m.Link.Href, err: errors.New("neither the link nor the change gives a hash to verify it against")}
 	}
 	at := m.Version.LastMod
+	if w.e.o.Versions.Kept(u.Path, at) {
+		return "", nil // an earlier run kept it
+	}
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
@@ -123,7 +126,7 @@ func (w *worker) keepMemento(ctx context.Context, u *Unit, m Memento) (string, e
 	ferr := <-done
 	switch {
 	case kerr == nil:
-		return where, nil // read to EOF, or kept already (then not read)
+		return where, nil // read to EOF, or kept meanwhile (then not read)
 	case ferr != nil && errors.Is(kerr, ferr):
 		return "", &originError{what: "memento", href: m.Link.Href, err: ferr}
 	}

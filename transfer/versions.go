@@ -14,6 +14,9 @@ import (
 // (--keep-versions): mirror.Versions.
 type VersionKeeper interface {
 	Keep(rel string, at time.Time, r io.Reader) (string, error)
+	// Kept reports whether the version of rel made at is kept already:
+	// then its memento need not be fetched.
+	Kept(rel string, at time.Time) bool
 }
 
 // keepVersion keeps the copy the unit holds before an update replaces it
