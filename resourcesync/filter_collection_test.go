@@ -88,3 +88,33 @@ func TestFilterStringCollections(t *testing.T) {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
 }
+
+// FuzzFilterCollections: any --collection is either an absolute URI the
+// filter takes the members of, or refused naming the flag; the decision
+// is the same every time, and a resource in no collection is left out.
+func FuzzFilterCollections(f *testing.F) {
+	f.Add("http://example.com/aggregation/0601007", "http://example.com/aggregation/0601007")
+	f.Add(" urn:x:set ", "urn:x:set")
+	f.Add("aggregation/1", "aggregation/1")
+	f.Add("%zz", "http://h/")
+	f.Fuzz(func(t *testing.T, collection, href string) {
+		flt, err := Filter{}.InCollections([]string{collection})
+		if err != nil {
+			if !strings.Contains(err.Error(), "--collection") {
+				t.Fatalf("error %q names no flag", err)
+			}
+			return
+		}
+		links := []Link{{Rel: RelCollection, Href: href}}
+		e1, e2 := flt.CheckEntry("http://h/r", links), flt.CheckEntry("http://h/r", links)
+		if (e1 == nil) != (e2 == nil) || (e1 != nil && !errors.Is(e1, ErrLeftOut)) {
+			t.Fatalf("CheckEntry = %v then %v", e1, e2)
+		}
+		if (e1 == nil) != (strings.TrimSpace(collection) == strings.TrimSpace(href)) {
+			t.Fatalf("collection %q, link %q: CheckEntry = %v", collection, href, e1)
+		}
+		if err := flt.Check("http://h/r"); !errors.Is(err, ErrLeftOut) {
+			t.Fatalf("a resource of unknown membership taken: %v", err)
+		}
+	})
+}
