@@ -138,10 +138,14 @@ func (r *run) listUnits(ctx context.Context, f *transfer.Feed) error {
 			if err := f.Emit(r.unit(e)); err != nil {
 				return err
 			}
+			cs := r.opts.Companions(e.Links)
+			if len(cs) == 0 {
+				return nil
+			}
 			// A companion follows its resource: left out with it (and so
 			// kept by the deletion pass), whatever its own URI.
 			leftOut := r.opts.Filter.CheckEntry(e.Loc, e.Links)
-			for _, l := range r.opts.Companions(e.Links) {
+			for _, l := range cs {
 				cu := transfer.CompanionUnit(l)
 				cu.LeftOut = leftOut
 				if err := f.Emit(cu); err != nil {

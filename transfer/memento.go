@@ -78,7 +78,7 @@ func (w *worker) mementos(u *Unit) []Origin {
 // fault stops the run (Fatal).
 func (w *worker) keepMementos(ctx context.Context, u *Unit) error {
 	keeper := w.e.o.Versions
-	if keeper == nil || w.e.o.DryRun || u.PathErr != nil || u.Path == "" {
+	if keeper == nil || w.e.o.DryRun || u.PathErr != nil || u.Path == "" || w.e.o.Scope.Check(u.URI) != nil {
 		return nil
 	}
 	for _, m := range u.Mementos {

@@ -57,7 +57,8 @@ func TestKeepMementos(t *testing.T) {
 		name     string
 		link     func(l *resourcesync.Link)
 		version  func(v *resourcesync.Version)
-		keeper   fakeKeeper
+		seen     bool
+		keepErr  error
 		kept     bool
 		failed   int64
 		runErr   error
@@ -65,13 +66,13 @@ func TestKeepMementos(t *testing.T) {
 	}{
 		{name: "verified by the link's hash", kept: true, requests: 2},
 		{name: "verified by the change's hash", link: func(l *resourcesync.Link) { l.Hash = nil }, kept: true, requests: 2},
-		{name: "kept already: not read", keeper: fakeKeeper{seen: true}, requests: 2},
+		{name: "kept already: not read", seen: true, requests: 2},
 		{name: "wrong bytes: not kept, the resource in step", link: func(l *resourcesync.Link) { l.Hash = badHash }, requests: 2},
 		{name: "nothing to verify against: not fetched", link: func(l *resourcesync.Link) { l.Hash = nil },
 			version: func(v *resourcesync.Version) { v.Fixity = nil }, requests: 1},
 		{name: "a host not allowed: not fetched", link: func(l *resourcesync.Link) { l.Href = "http://127.0.0.9:1/m" }, requests: 1},
-		{name: "cannot be kept: the resource fails", keeper: fakeKeeper{err: errors.New("read-only versions")}, failed: 1, requests: 1},
-		{name: "disk fault: the run stops", keeper: fakeKeeper{err: syscall.ENOSPC}, runErr: resourcesync.ErrLocal, requests: 1},
+		{name: "cannot be kept: the resource fails", keepErr: errors.New("read-only versions"), failed: 1, requests: 1},
+		{name: "disk fault: the run stops", keepErr: syscall.ENOSPC, runErr: resourcesync.ErrLocal, requests: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -87,7 +88,7 @@ func TestKeepMementos(t *testing.T) {
 				tt.version(&m.Version)
 			}
 			u.Mementos = []transfer.Memento{m}
-			k := &tt.keeper
+			k := &fakeKeeper{seen: tt.seen, err: tt.keepErr}
 			h.Src.ResetCounts()
 			err := h.run(&planner{units: []*transfer.Unit{u}}, nil, func(o *transfer.RunOptions) { o.Versions = k })
 			if !errors.Is(err, tt.runErr) || (err != nil && tt.runErr == nil) {
@@ -114,7 +115,7 @@ func TestKeepMementos(t *testing.T) {
 // seenKeeper has every version kept already.
 type seenKeeper struct{ fakeKeeper }
 
-func (seenKeeper) Kept(string, time.Time) bool { return true }
+func (*seenKeeper) Kept(string, time.Time) bool { return true }
 
 // A version kept by an earlier run is not fetched from its memento again.
 func TestKeepMementosKeptAlready(t *testing.T) {
