@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -93,6 +94,12 @@ func TestLinksCollections(t *testing.T) {
 	contains(t, r.stdout, "4 left out by the filters")
 	r = runCLI(t, args([]string{"audit", "--dest", dest}, srv.URL)...).want(t, exitDifferences)
 	contains(t, r.stdout, "4 missing")
+	// A member missing: the repair command keeps --collection.
+	if err := os.Remove(filepath.Join(dest, relPath(t, res[0].URI))); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, args([]string{"audit", "--dest", dest}, append(inA, srv.URL)...)...).want(t, exitDifferences)
+	contains(t, r.stdout, "1 missing", "--collection "+shellQuote(collA))
 
 	// The whole set held; the Source deletes a member of A, one of B and
 	// the one in no collection, and updates one of B: a run with
