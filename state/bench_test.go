@@ -193,3 +193,46 @@ func BenchmarkPathHolders(b *testing.B) {
 	}
 	cpu.report(b)
 }
+
+// BenchmarkBaseline50000 is what a baseline of 50,000 resources asks of
+// the state (one op): their records committed in the writer's batches of
+// 256 into a fresh set, then a second run's lookups of all of them (250
+// at a time) and its re-recording of each (a run that refreshes every
+// record: new lastmods), then the audit's walk.
+func BenchmarkBaseline50000(b *testing.B) {
+	const n, size = 50_000, 256
+	db := openTest(b)
+	ctx := runContext(b)
+	recs := make([]resourcesync.Held, n)
+	uris := make([]string, n)
+	for i := range recs {
+		recs[i] = benchHeld(i)
+		uris[i] = recs[i].URI
+	}
+	round := 0
+	cpu := startCPU()
+	for b.Loop() {
+		b.StopTimer()
+		s := ensureSet(b, db, fmt.Sprintf("http://example.org/%d/capabilitylist.xml", round))
+		round++
+		b.StartTimer()
+		for pass := range 2 {
+			for start := 0; start < n; start += size {
+				end := min(n, start+size)
+				if pass == 1 {
+					if got, err := db.HeldMany(ctx, s.ID, uris[start:end]); err != nil || len(got) != end-start {
+						b.Fatal(len(got), err)
+					}
+				}
+				if err := db.Commit(ctx, s.ID, &Batch{Held: recs[start:end]}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		walked := 0
+		if err := db.EachHeld(ctx, s.ID, func(resourcesync.Held) error { walked++; return nil }); err != nil || walked != n {
+			b.Fatal(walked, err)
+		}
+	}
+	cpu.report(b)
+}
