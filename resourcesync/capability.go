@@ -122,4 +122,8 @@ const (
 	RelMemento      = "memento"
 	RelTimeGate     = "timegate"
 	RelTimeMap      = "timemap"
+	RelDescribes    = "describes"
+	RelProfile      = "profile"
+	RelCanonical    = "canonical"
+	RelVia          = "via"
 )

@@ -65,6 +65,9 @@ type Held struct {
 	ETag         string
 	LastModified string
 	Fetched      time.Time
+	// Links are the links of section 14 recorded with the copy: those of
+	// the entry it was brought to (Recorded); nil when it had none.
+	Links []Link
 }
 
 // Moved says that the file of a held resource was renamed inside the
