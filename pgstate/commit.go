@@ -49,17 +49,21 @@ func (db *DB) commitBatch(set int64, b *resourcesync.Batch) (*pgx.Batch, error) 
 		if err != nil {
 			return nil, fmt.Errorf("held %d (%s): %w", i, h.URI, err)
 		}
+		links, err := state.EncodeLinks(h.Links)
+		if err != nil {
+			return nil, fmt.Errorf("held %d (%s): %w", i, h.URI, err)
+		}
 		fetched := now
 		if !h.Fetched.IsZero() {
 			fetched = formatTime(h.Fetched)
 		}
-		q.Queue(`INSERT INTO resources (set_id, uri, path, length, fixity, lastmod, etag, last_modified, fetched)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		q.Queue(`INSERT INTO resources (set_id, uri, path, length, fixity, lastmod, etag, last_modified, fetched, links)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 			ON CONFLICT (set_id, uri) DO UPDATE SET
 				path = excluded.path, length = excluded.length, fixity = excluded.fixity,
 				lastmod = excluded.lastmod, etag = excluded.etag,
-				last_modified = excluded.last_modified, fetched = excluded.fetched`,
-			set, h.URI, h.Path, h.Length, fixity, nullTime(h.LastMod), h.ETag, h.LastModified, fetched)
+				last_modified = excluded.last_modified, fetched = excluded.fetched, links = excluded.links`,
+			set, h.URI, h.Path, h.Length, fixity, nullTime(h.LastMod), h.ETag, h.LastModified, fetched, links)
 		q.Queue(`DELETE FROM failures WHERE set_id = $1 AND uri = $2`, set, h.URI)
 	}
 	for i, uri := range b.Removed {

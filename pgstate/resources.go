@@ -11,7 +11,7 @@ import (
 	"github.com/resync-dest/resync-dest/state"
 )
 
-const heldColumns = `uri, path, length, fixity, lastmod, etag, last_modified, fetched`
+const heldColumns = `uri, path, length, fixity, lastmod, etag, last_modified, fetched, links`
 
 // heldPage is how many rows EachHeld reads per query: nothing stays open
 // while its callback runs.
@@ -20,14 +20,17 @@ const heldPage = 1024
 func scanHeld(row pgx.Row) (resourcesync.Held, error) {
 	var h resourcesync.Held
 	var fixity string
-	var lastmod, fetched *string
-	if err := row.Scan(&h.URI, &h.Path, &h.Length, &fixity, &lastmod, &h.ETag, &h.LastModified, &fetched); err != nil {
+	var lastmod, fetched, links *string
+	if err := row.Scan(&h.URI, &h.Path, &h.Length, &fixity, &lastmod, &h.ETag, &h.LastModified, &fetched, &links); err != nil {
 		return h, err
 	}
-	var errs [3]error
+	var errs [4]error
 	h.Fixity, errs[0] = resourcesync.ParseHash(fixity)
 	h.LastMod, errs[1] = parseTime(lastmod)
 	h.Fetched, errs[2] = parseTime(fetched)
+	if links != nil {
+		h.Links, errs[3] = state.DecodeLinks(*links)
+	}
 	return h, errors.Join(errs[:]...)
 }
 

@@ -128,16 +128,20 @@ const clearFailure = `DELETE FROM failures WHERE set_id = ? AND uri = ?`
 
 func (c *committer) held(b *Batch) error {
 	return c.each(len(b.Held), []string{`
-		INSERT INTO resources (set_id, uri, path, length, fixity, lastmod, etag, last_modified, fetched)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		INSERT INTO resources (set_id, uri, path, length, fixity, lastmod, etag, last_modified, fetched, links)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (set_id, uri) DO UPDATE SET
 			path = excluded.path, length = excluded.length, fixity = excluded.fixity,
 			lastmod = excluded.lastmod, etag = excluded.etag,
-			last_modified = excluded.last_modified, fetched = excluded.fetched`,
+			last_modified = excluded.last_modified, fetched = excluded.fetched, links = excluded.links`,
 		clearFailure,
 	}, func(i int, st []*sql.Stmt) error {
 		h := b.Held[i]
 		fixity, err := checkHeld(h)
+		if err != nil {
+			return fmt.Errorf("held %d (%s): %w", i, h.URI, err)
+		}
+		links, err := EncodeLinks(h.Links)
 		if err != nil {
 			return fmt.Errorf("held %d (%s): %w", i, h.URI, err)
 		}
@@ -146,7 +150,7 @@ func (c *committer) held(b *Batch) error {
 			fetched = formatTime(h.Fetched)
 		}
 		if _, err := st[0].ExecContext(c.ctx, c.set, h.URI, h.Path, h.Length, fixity,
-			nullTime(h.LastMod), h.ETag, h.LastModified, fetched); err != nil {
+			nullTime(h.LastMod), h.ETag, h.LastModified, fetched, links); err != nil {
 			return fmt.Errorf("record held %s: %w", h.URI, err)
 		}
 		if !c.failures {

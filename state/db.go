@@ -66,10 +66,10 @@ func Open(ctx context.Context, opts Options) (*DB, error) {
 		err = db.openReadWrite(ctx, opts, ms)
 	}
 	if err == nil {
-		db.held, err = db.read.PrepareContext(ctx, selectHeld)
+		db.held, err = db.read.PrepareContext(ctx, selectHeld(db.heldColumns()))
 	}
 	if err == nil {
-		db.heldMany, err = db.read.PrepareContext(ctx, selectHeldMany())
+		db.heldMany, err = db.read.PrepareContext(ctx, selectHeldMany(db.heldColumns()))
 	}
 	if err == nil {
 		db.pathHolders, err = db.read.PrepareContext(ctx, selectPathHolders)

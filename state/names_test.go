@@ -13,7 +13,7 @@ import (
 // older_names table, user_version 1.
 func asVersion1(t *testing.T, path string) {
 	t.Helper()
-	rawExec(t, path, "DROP TABLE conditions", "DROP TABLE out_of_scope_entries", "DROP TABLE out_of_scope", "DROP TABLE older_names", "PRAGMA user_version = 1")
+	rawExec(t, path, "DROP INDEX resources_linked", "ALTER TABLE resources DROP COLUMN links", "DROP TABLE conditions", "DROP TABLE out_of_scope_entries", "DROP TABLE out_of_scope", "DROP TABLE older_names", "PRAGMA user_version = 1")
 }
 
 // A state written before the mapping had versions lists every set as named

@@ -10,10 +10,25 @@ import (
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
-const heldColumns = `uri, path, length, fixity, lastmod, etag, last_modified, fetched`
+// heldColumns are the columns of a record, in scanHeld's order.
+const heldColumns = `uri, path, length, fixity, lastmod, etag, last_modified, fetched, links`
+
+// heldColumnsV4 read a file older than the links column (a read-only
+// open, which does not migrate): no record has links.
+const heldColumnsV4 = `uri, path, length, fixity, lastmod, etag, last_modified, fetched, NULL`
+
+// heldColumns are the columns this database reads a record from.
+func (db *DB) heldColumns() string {
+	if db.schema != 0 && db.schema < 5 {
+		return heldColumnsV4
+	}
+	return heldColumns
+}
 
 // selectHeld is the hot-path lookup, prepared once at Open.
-const selectHeld = `SELECT ` + heldColumns + ` FROM resources WHERE set_id = ? AND uri = ?`
+func selectHeld(cols string) string {
+	return `SELECT ` + cols + ` FROM resources WHERE set_id = ? AND uri = ?`
+}
 
 // heldPage is how many rows EachHeld reads per query. Reading in pages
 // keeps no connection and no read transaction open while the callback runs,
@@ -35,14 +50,17 @@ func pointCtx(ctx context.Context) (context.Context, error) {
 func scanHeld(sc scanner) (resourcesync.Held, error) {
 	var h resourcesync.Held
 	var fixity string
-	var lastmod, fetched sql.NullString
-	if err := sc.Scan(&h.URI, &h.Path, &h.Length, &fixity, &lastmod, &h.ETag, &h.LastModified, &fetched); err != nil {
+	var lastmod, fetched, links sql.NullString
+	if err := sc.Scan(&h.URI, &h.Path, &h.Length, &fixity, &lastmod, &h.ETag, &h.LastModified, &fetched, &links); err != nil {
 		return h, err
 	}
-	var errs [3]error
+	var errs [4]error
 	h.Fixity, errs[0] = resourcesync.ParseHash(fixity)
 	h.LastMod, errs[1] = parseTime(lastmod)
 	h.Fetched, errs[2] = parseTime(fetched)
+	if links.Valid {
+		h.Links, errs[3] = DecodeLinks(links.String)
+	}
 	return h, errors.Join(errs[:]...)
 }
 
@@ -70,8 +88,8 @@ func (db *DB) Held(ctx context.Context, setID int64, uri string) (resourcesync.H
 // pads with "", which no held URI is.
 const heldManyChunk = 100
 
-func selectHeldMany() string {
-	return `SELECT ` + heldColumns + ` FROM resources WHERE set_id = ? AND uri IN (?` +
+func selectHeldMany(cols string) string {
+	return `SELECT ` + cols + ` FROM resources WHERE set_id = ? AND uri IN (?` +
 		strings.Repeat(`, ?`, heldManyChunk-1) + `)`
 }
 
@@ -133,9 +151,9 @@ func (db *DB) HeldCount(ctx context.Context, setID int64) (int64, error) {
 // sees each page as of its own read, not one snapshot. Safe for concurrent
 // use.
 func (db *DB) EachHeld(ctx context.Context, setID int64, fn func(resourcesync.Held) error) error {
-	const first = `SELECT ` + heldColumns + ` FROM resources WHERE set_id = ?
+	first := `SELECT ` + db.heldColumns() + ` FROM resources WHERE set_id = ?
 		ORDER BY path, uri LIMIT ?`
-	const next = `SELECT ` + heldColumns + ` FROM resources WHERE set_id = ? AND (path, uri) > (?, ?)
+	next := `SELECT ` + db.heldColumns() + ` FROM resources WHERE set_id = ? AND (path, uri) > (?, ?)
 		ORDER BY path, uri LIMIT ?`
 	page := make([]resourcesync.Held, 0, heldPage)
 	for {
@@ -253,7 +271,7 @@ func (db *DB) pathOwnersChunk(ctx context.Context, q string, args []any, out map
 // there. Safe for concurrent use.
 func (db *DB) HeldAt(ctx context.Context, setID int64, p string) (resourcesync.Held, bool, error) {
 	h, err := scanHeld(db.read.QueryRowContext(ctx,
-		`SELECT `+heldColumns+` FROM resources WHERE set_id = ? AND path = ? ORDER BY uri LIMIT 1`, setID, p))
+		`SELECT `+db.heldColumns()+` FROM resources WHERE set_id = ? AND path = ? ORDER BY uri LIMIT 1`, setID, p))
 	if errors.Is(err, sql.ErrNoRows) {
 		return resourcesync.Held{}, false, nil
 	}

@@ -113,7 +113,7 @@ func asVersion1(t *testing.T, dest string) int {
 		}
 		moved++
 	}
-	for _, q := range []string{`DROP TABLE conditions`, `DROP TABLE out_of_scope_entries`, `DROP TABLE out_of_scope`, `DROP TABLE older_names`, `PRAGMA user_version = 1`} {
+	for _, q := range []string{`DROP INDEX resources_linked`, `ALTER TABLE resources DROP COLUMN links`, `DROP TABLE conditions`, `DROP TABLE out_of_scope_entries`, `DROP TABLE out_of_scope`, `DROP TABLE older_names`, `PRAGMA user_version = 1`} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
