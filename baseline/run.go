@@ -170,6 +170,7 @@ func (r *run) unit(e *resourcesync.Entry) *transfer.Unit {
 		Want:   resourcesync.Version{Fixity: e.MD.Hash, Length: e.MD.Length, HasLength: e.MD.HasLength, LastMod: e.LastMod},
 		Wanted: true, Rehash: r.opts.Checksum, Revalidate: true, Mirrors: resourcesync.Mirrors(e.Links),
 		Collections: resourcesync.Collections(e.Links),
+		Links:       resourcesync.Recorded(e.Links), RecordLinks: true,
 	}
 }
 

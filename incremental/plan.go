@@ -67,6 +67,9 @@ func (r *run) unit(bu *resourcesync.BacklogUnit) *transfer.Unit {
 	case !u.Gone:
 		u.Want, u.Wanted = final.Version, true
 		u.Mirrors = resourcesync.Mirrors(final.Links)
+		if !final.Companion {
+			u.Links, u.RecordLinks = resourcesync.Recorded(final.Links), true
+		}
 		p := r.hist.lists[final.List].pkg
 		if p != nil && !bu.Settled && !final.Companion {
 			u.Origins = []transfer.Origin{newChangeOrigin(p, final)}

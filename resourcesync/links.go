@@ -96,7 +96,7 @@ func Mementos(links []Link) []Link {
 
 // ActedOn returns the links of an entry a Destination acts on when it
 // brings the resource to the entry's version: its mirrors, its patches,
-// then its mementos.
+// its mementos, then the links it records with its copy (Recorded).
 func ActedOn(links []Link) []Link {
-	return append(append(Mirrors(links), Patches(links)...), Mementos(links)...)
+	return append(append(append(Mirrors(links), Patches(links)...), Mementos(links)...), Recorded(links)...)
 }

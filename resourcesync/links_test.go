@@ -85,7 +85,9 @@ func TestMementosAndCollections(t *testing.T) {
 	}{
 		{"Mementos", Mementos(links), []string{"https://example.com/20130102/res1", "http://example.com/20130103070000/res1"}},
 		{"Collections", Collections(links), []string{"http://example.com/aggregation/0601007"}},
-		{"ActedOn", ActedOn(links), []string{"http://m/res1", "https://example.com/20130102/res1", "http://example.com/20130103070000/res1"}},
+		// and the links recorded with the copy (Recorded), the collection's.
+		{"ActedOn", ActedOn(links), []string{"http://m/res1", "https://example.com/20130102/res1", "http://example.com/20130103070000/res1",
+			"http://example.com/aggregation/0601007"}},
 	} {
 		if got := hrefs(tc.got); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s = %q, want %q", tc.name, got, tc.want)

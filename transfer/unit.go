@@ -59,6 +59,13 @@ type Unit struct {
 	// --keep-versions, and the last one, when it is Want, an origin of
 	// Want after <loc>.
 	Mementos []Memento
+	// Links are the links to record with the copy (§14,
+	// resourcesync.Recorded) when RecordLinks: the entry's, which replace
+	// those recorded before - a copy in step whose entry's links changed
+	// has its record rewritten. Without RecordLinks (a companion, a
+	// failure retried that no entry names) the record keeps its links.
+	Links       []resourcesync.Link
+	RecordLinks bool
 	// Changes are the change records the unit's effect settles: recorded
 	// with it, failed when it fails.
 	Changes []resourcesync.ChangeRecord
@@ -82,6 +89,30 @@ type Unit struct {
 	TwinHeld *resourcesync.Held
 
 	claimed bool // counted in the run's claims (claims.open)
+}
+
+// links are the links the unit's record is to carry.
+func (u *Unit) links() []resourcesync.Link {
+	switch {
+	case u.RecordLinks:
+		return u.Links
+	case u.Held != nil:
+		return u.Held.Links
+	}
+	return nil
+}
+
+// withLinks returns h (a record to store for u) carrying u's links: h
+// itself when it does already, else a copy (h may be the state's record,
+// shared with the unit).
+func (u *Unit) withLinks(h *resourcesync.Held) *resourcesync.Held {
+	links := u.links()
+	if h == nil || resourcesync.SameLinks(h.Links, links) {
+		return h
+	}
+	c := *h
+	c.Links = links
+	return &c
 }
 
 // release lets go of the unit's origins.

@@ -125,9 +125,12 @@ func (w *worker) process(ctx context.Context, u *Unit) (result, error) {
 		}
 	}
 	if d.outcome == Unchanged || w.e.o.DryRun {
+		res.held = u.withLinks(res.held)
 		return res, nil
 	}
-	return w.fetch(ctx, res, d.conditional)
+	res, err = w.fetch(ctx, res, d.conditional)
+	res.held = u.withLinks(res.held)
+	return res, err
 }
 
 // adopt makes a unit whose URI the set does not hold, but a twin of which
@@ -179,7 +182,7 @@ func (w *worker) decide(u *Unit) (decision, error) {
 	}
 	if u.Wanted && resourcesync.InStep(held.Version(), u.Want) {
 		d.outcome = Unchanged
-		if !u.Want.LastMod.Equal(held.LastMod) {
+		if !u.Want.LastMod.Equal(held.LastMod) || !resourcesync.SameLinks(held.Links, u.links()) {
 			h := *held
 			h.LastMod = u.Want.LastMod
 			d.refresh = &h
@@ -229,7 +232,7 @@ func (w *worker) decideByContent(u *Unit, d decision) (decision, error) {
 		return d, nil
 	}
 	d.outcome = Unchanged
-	if !u.Want.LastMod.Equal(held.LastMod) || held.Length != n {
+	if !u.Want.LastMod.Equal(held.LastMod) || held.Length != n || !resourcesync.SameLinks(held.Links, u.links()) {
 		h := *held
 		h.LastMod, h.Length = u.Want.LastMod, n
 		d.refresh = &h
