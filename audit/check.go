@@ -19,6 +19,9 @@ const (
 func (a *auditor) check(j job) {
 	l, info := j.l, j.info
 	d := Difference{URI: l.URI, Path: l.Path}
+	if j.held != nil && j.held.URI == l.URI {
+		d.Links = resourcesync.LinkRecords(j.held.Links)
+	}
 	if !info.Mode().IsRegular() {
 		d.Reason, d.Expected, d.Actual = ReasonType, "regular file", fileType(info.Mode())
 		a.col.changed(d, false)

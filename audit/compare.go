@@ -183,7 +183,11 @@ func (m *merger) flush() error {
 // missing reports the current listed entry, which has no file.
 func (m *merger) missing() {
 	m.a.col.listed()
-	m.a.col.missing(Difference{URI: m.l.URI, Path: m.l.Path})
+	d := Difference{URI: m.l.URI, Path: m.l.Path}
+	if m.hok && m.h.Path == m.l.Path && m.h.URI == m.l.URI {
+		d.Links = resourcesync.LinkRecords(m.h.Links) // held, its file gone
+	}
+	m.a.col.missing(d)
 	m.l, m.lok = m.nextListed()
 }
 
@@ -200,7 +204,7 @@ func (m *merger) outside() {
 	info, err := m.a.d.Mirror.Stat(h.Path)
 	switch {
 	case err == nil && info.Mode().IsRegular():
-		m.a.col.extra(Difference{URI: h.URI, Path: h.Path})
+		m.a.col.extra(Difference{URI: h.URI, Path: h.Path, Links: resourcesync.LinkRecords(h.Links)})
 	case err != nil && !gone(err):
 		m.a.col.problem(Problem{URI: h.URI, Path: h.Path, Message: err.Error()})
 	}
@@ -221,7 +225,7 @@ func (a *auditor) extra(ctx context.Context, rel string, rec *resourcesync.Held)
 	}
 	d := Difference{Path: rel}
 	if rec != nil {
-		d.URI = rec.URI
+		d.URI, d.Links = rec.URI, resourcesync.LinkRecords(rec.Links)
 	} else {
 		d.URI = a.uriOf(rel)
 	}

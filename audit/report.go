@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"time"
+
+	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
 // Counts are an audit's totals.
@@ -64,6 +66,10 @@ type Difference struct {
 	Reason   string `json:"reason,omitempty"`
 	Expected string `json:"expected,omitempty"`
 	Actual   string `json:"actual,omitempty"`
+	// Links are the links of section 14 the state recorded with the
+	// resource (describedby, collection, via ...), when it holds a record
+	// of it with links.
+	Links []resourcesync.LinkRecord `json:"links,omitempty"`
 }
 
 // Problem is something the audit could not check: a resource (a URI that
