@@ -158,6 +158,8 @@ type readStore interface {
 	LastSuccess(ctx context.Context) (state.Run, bool, error)
 	OutOfScopeHosts(ctx context.Context, sample int) ([]state.OutOfScope, error)
 	Conditions(ctx context.Context) ([]state.Condition, error)
+	Held(ctx context.Context, setID int64, uri string) (resourcesync.Held, bool, error)
+	Provenance(ctx context.Context, setID int64) ([]state.Origin, error)
 	Close() error
 }
 

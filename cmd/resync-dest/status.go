@@ -16,6 +16,7 @@ import (
 	"github.com/resync-dest/resync-dest/pgstate"
 	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/s3mirror"
+	"github.com/resync-dest/resync-dest/state"
 )
 
 // statusOptions are the parsed flags of status.
@@ -26,6 +27,8 @@ type statusOptions struct {
 	runs      int
 	// outOfScope lists the entries kept of each host out of scope.
 	outOfScope bool
+	// resource, when set, asks about this one resource instead.
+	resource string
 }
 
 // maxFailuresShown bounds the failures per set the text output lists;
@@ -51,12 +54,14 @@ outcome and counts.`,
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON document on stdout, also when the command fails (an envelope with exit_code and error)"},
 			&cli.IntFlag{Name: "runs", Value: 10, Usage: "how many of the last runs to show"},
 			&cli.BoolFlag{Name: "out-of-scope", Usage: "list every host out of scope with the entries kept of it (up to 1,000 each)"},
+			&cli.StringFlag{Name: "resource", Usage: "show what the state records of the resource `URI` instead: its record in each set (path, lastmod, hashes, the links of its entry, where it was republished from) and its failures"},
 		},
 		Action: withJSON(d, func(c *cli.Context) error {
 			if c.NArg() != 0 {
 				return usageErrorf("status takes no arguments")
 			}
-			o := statusOptions{dest: c.String("dest"), statePath: c.String("state"), json: c.Bool("json"), runs: c.Int("runs"), outOfScope: c.Bool("out-of-scope")}
+			o := statusOptions{dest: c.String("dest"), statePath: c.String("state"), json: c.Bool("json"), runs: c.Int("runs"),
+				outOfScope: c.Bool("out-of-scope"), resource: c.String("resource")}
 			if o.dest == "" {
 				return usageErrorf("status needs --dest DIR")
 			}
@@ -113,6 +118,9 @@ type setStatus struct {
 	Cursor            time.Time       `json:"cursor,omitzero"` // the time of the first unprocessed change
 	Held              int64           `json:"held"`
 	Failures          []failureStatus `json:"failures"`
+	// Republished counts, by origin host, the resources held whose entry
+	// says they were republished from another Source (§14.8: via).
+	Republished []state.Origin `json:"republished"`
 }
 
 type failureStatus struct {
@@ -170,6 +178,18 @@ func runStatusCommand(ctx context.Context, o statusOptions, d *deps) error {
 		return err
 	}
 	defer db.Close()
+	if o.resource != "" {
+		rep, err := readResource(ctx, db, o.resource)
+		if err != nil {
+			return err
+		}
+		if o.json {
+			d.jsonResult(rep)
+		} else {
+			printResource(d.io.out, rep)
+		}
+		return nil
+	}
 	st, err := readStatus(ctx, db, o.runs, o.outOfScope)
 	if err != nil {
 		return err
@@ -224,6 +244,9 @@ func readStatus(ctx context.Context, db readStore, runs int, entries bool) (*sta
 		if ss.Held, err = db.HeldCount(ctx, s.ID); err != nil {
 			return nil, err
 		}
+		if ss.Republished, err = db.Provenance(ctx, s.ID); err != nil {
+			return nil, err
+		}
 		fails, err := db.FailureRecords(ctx, s.ID)
 		if err != nil {
 			return nil, err
@@ -270,6 +293,7 @@ func printStatus(w io.Writer, st *statusReport, entries bool) {
 			fmt.Fprintf(w, "  cursor    %s (the first change not yet processed)\n", datetime(s.Cursor))
 		}
 		fmt.Fprintf(w, "  held      %s\n", plural(s.Held, "resource", "resources"))
+		printRepublished(w, s.Republished)
 		if len(s.Failures) == 0 {
 			fmt.Fprintf(w, "  failures  none\n")
 			continue
