@@ -15,12 +15,12 @@ import (
 var recordedRels = []string{RelDescribedBy, RelDescribes, RelCollection, RelProfile, RelCanonical, RelVia}
 
 // Recorded returns the links of an entry a Destination records with its
-// copy of the resource, in document order; nil when there are none (the
-// common case, which then costs nothing).
+// copy of the resource, in document order, a link given twice once; nil
+// when there are none (the common case, which then costs nothing).
 func Recorded(links []Link) []Link {
 	var out []Link
 	for _, l := range links {
-		if slices.Contains(recordedRels, l.Rel) {
+		if slices.Contains(recordedRels, l.Rel) && !slices.ContainsFunc(out, func(o Link) bool { return SameLinks([]Link{o}, []Link{l}) }) {
 			out = append(out, l)
 		}
 	}

@@ -21,6 +21,7 @@ func TestRecorded(t *testing.T) {
 		{Rel: RelProfile, Href: "http://purl.org/dc/elements/1.1/"},
 		{Rel: RelCanonical, Href: "http://example.com/res1"},
 		{Rel: "memento", Href: "http://s/m"},
+		{Rel: RelCollection, Href: "http://example.com/aggregation/0601007"}, // given twice: recorded once
 	}
 	got := Recorded(links)
 	var rels []string
