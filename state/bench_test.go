@@ -199,7 +199,13 @@ func BenchmarkPathHolders(b *testing.B) {
 // 256 into a fresh set, then a second run's lookups of all of them (250
 // at a time) and its re-recording of each (a run that refreshes every
 // record: new lastmods), then the audit's walk.
-func BenchmarkBaseline50000(b *testing.B) {
+func BenchmarkBaseline50000(b *testing.B) { benchBaseline(b, false) }
+
+// BenchmarkBaseline50000Linked is BenchmarkBaseline50000 with every entry
+// carrying a collection and a via link (§14), recorded with it.
+func BenchmarkBaseline50000Linked(b *testing.B) { benchBaseline(b, true) }
+
+func benchBaseline(b *testing.B, linked bool) {
 	const n, size = 50_000, 256
 	db := openTest(b)
 	ctx := runContext(b)
@@ -208,6 +214,12 @@ func BenchmarkBaseline50000(b *testing.B) {
 	for i := range recs {
 		recs[i] = benchHeld(i)
 		uris[i] = recs[i].URI
+		if linked {
+			recs[i].Links = []resourcesync.Link{
+				{Rel: resourcesync.RelCollection, Href: "http://example.org/aggregation/0601007"},
+				{Rel: resourcesync.RelVia, Href: "http://original.example.org" + recs[i].Path[len("example.org"):]},
+			}
+		}
 	}
 	round := 0
 	cpu := startCPU()
