@@ -93,9 +93,9 @@ func LinksOf(recs []LinkRecord) ([]Link, error) {
 	return out, nil
 }
 
-// ViaHosts returns the hosts (host[:port]) the via links of a record name
+// ProvenanceHosts returns the hosts (host[:port]) the via links of a record name
 // (§14.8: where a republished resource came from), each once, in order.
-func ViaHosts(links []Link) []string {
+func ProvenanceHosts(links []Link) []string {
 	var out []string
 	for _, l := range links {
 		if l.Rel != RelVia {

@@ -59,8 +59,8 @@ func TestRecorded(t *testing.T) {
 		t.Error("LinksOf accepted a hash that does not parse")
 	}
 
-	if got := ViaHosts(append(got, Link{Rel: RelVia, Href: "http://ORIGINAL.example.com/other"}, Link{Rel: RelVia, Href: "https://b:8080/x"})); !reflect.DeepEqual(got, []string{"original.example.com", "b:8080"}) {
-		t.Errorf("ViaHosts = %q", got)
+	if got := ProvenanceHosts(append(got, Link{Rel: RelVia, Href: "http://ORIGINAL.example.com/other"}, Link{Rel: RelVia, Href: "https://b:8080/x"})); !reflect.DeepEqual(got, []string{"original.example.com", "b:8080"}) {
+		t.Errorf("ProvenanceHosts = %q", got)
 	}
 }
 

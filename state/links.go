@@ -55,7 +55,7 @@ func Origins(each func(fn func(stored string) error) error) ([]Origin, error) {
 		if err != nil {
 			return err
 		}
-		for _, h := range resourcesync.ViaHosts(links) {
+		for _, h := range resourcesync.ProvenanceHosts(links) {
 			counts[h]++
 		}
 		return nil
