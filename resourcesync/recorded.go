@@ -93,8 +93,9 @@ func LinksOf(recs []LinkRecord) ([]Link, error) {
 	return out, nil
 }
 
-// ProvenanceHosts returns the hosts (host[:port]) the via links of a record name
-// (§14.8: where a republished resource came from), each once, in order.
+// ProvenanceHosts returns the hosts (host[:port]) the via links of a
+// record name (§14.8: where a republished resource came from), each once,
+// in order.
 func ProvenanceHosts(links []Link) []string {
 	var out []string
 	for _, l := range links {
