@@ -9,10 +9,16 @@
 // system is synced, untimed, so that no run pays for the write-back of the
 // one before (the floor never syncs). Each run gets a fresh
 // directory; everything is deleted at the end. It prints each run, the
-// medians, their ratio and both peak RSS figures (both are polled alike).
+// medians, their ratios to the floor and the peak RSS figures (all are
+// polled alike). Besides wall-clock time it reports each child's CPU time
+// (user + system) and CPU µs per resource: on a machine shared with other
+// work the CPU figures move far less than the wall-clock ones. -before
+// runs a second resync-dest binary in the same rounds (A B floor, A B
+// floor, ...), for a before/after comparison of a change.
 //
 //	go build -o /tmp/resync-dest ./cmd/resync-dest
 //	go run ./scripts/bench-baseline -bin /tmp/resync-dest -n 10000 -rounds 3
+//	go run ./scripts/bench-baseline -bin /tmp/after -before /tmp/before -n 50000 -dir /dev/shm/bb
 package main
 
 import (
@@ -41,6 +47,7 @@ import (
 
 func main() {
 	bin := flag.String("bin", "", "resync-dest binary to measure (required)")
+	before := flag.String("before", "", "a second resync-dest binary (say, built from main) run alternately with -bin and the floor, for a before/after comparison")
 	n := flag.Int("n", 10000, "resources")
 	rounds := flag.Int("rounds", 3, "A/B rounds")
 	workers := flag.Int("workers", 8, "resync-dest --workers")
@@ -58,13 +65,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench-baseline: -bin is required")
 		os.Exit(2)
 	}
-	if err := run(*bin, *n, *rounds, *workers, *work); err != nil {
+	if err := run(*bin, *before, *n, *rounds, *workers, *work); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-baseline:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin string, n, rounds, workers int, work string) error {
+func run(bin, before string, n, rounds, workers int, work string) error {
 	spec := fixtures.DefaultSpec()
 	spec.Resources, spec.SizeMin, spec.SizeMax, spec.NoChangeList = n, 4096, 4096, true
 	src, err := fixtures.New(spec)
@@ -96,40 +103,59 @@ func run(bin string, n, rounds, workers int, work string) error {
 		return err
 	}
 	fmt.Printf("%d resources of 4 KiB at %s; resync-dest --workers %d; floor: 16 connections\n", n, srv.URL, workers)
-	var a, b []time.Duration
-	var rss []int64
-	for i := range rounds {
-		dir := filepath.Join(work, fmt.Sprintf("rd-%d", i))
-		start := time.Now()
-		cmd := exec.Command(bin, "--quiet", "baseline", "--progress", "never", "--workers", fmt.Sprint(workers), "--dest", dir, srv.URL)
-		cmd.Stderr = os.Stderr
-		maxrss, err := peakrss.Run(cmd, 2*time.Millisecond) // KiB
-		if err != nil {
-			return fmt.Errorf("resync-dest: %w", err)
-		}
-		d := time.Since(start)
-		a, rss = append(a, d), append(rss, maxrss)
-		fmt.Printf("round %d  resync-dest %8s  peak RSS %d MiB\n", i+1, d.Round(time.Millisecond), maxrss/1024)
-		settle()
-
-		dir = filepath.Join(work, fmt.Sprintf("floor-%d", i))
-		start = time.Now()
-		cmd = exec.Command(self, "-floor-list", list, "-dir", dir)
-		cmd.Stderr = os.Stderr
-		// Measured like resync-dest, so that both pay for the polling.
-		floorRSS, err := peakrss.Run(cmd, 2*time.Millisecond)
-		if err != nil {
-			return fmt.Errorf("floor: %w", err)
-		}
-		d = time.Since(start)
-		b = append(b, d)
-		fmt.Printf("round %d  floor       %8s  peak RSS %d MiB\n", i+1, d.Round(time.Millisecond), floorRSS/1024)
-		settle()
+	contenders := []contender{{name: "resync-dest", bin: bin}}
+	if before != "" {
+		contenders = append(contenders, contender{name: "before", bin: before})
 	}
-	ma, mb := median(a), median(b)
-	fmt.Printf("median: resync-dest %s, floor %s, ratio %.2f; resync-dest peak RSS max %d MiB\n",
-		ma.Round(time.Millisecond), mb.Round(time.Millisecond), float64(ma)/float64(mb), slices.Max(rss)/1024)
+	contenders = append(contenders, contender{name: "floor", bin: self})
+	for i := range rounds {
+		for k := range contenders {
+			c := &contenders[k]
+			dir := filepath.Join(work, fmt.Sprintf("%s-%d", c.name, i))
+			args := []string{"--quiet", "baseline", "--progress", "never", "--workers", fmt.Sprint(workers), "--dest", dir, srv.URL}
+			if c.name == "floor" {
+				args = []string{"-floor-list", list, "-dir", dir}
+			}
+			cmd := exec.Command(c.bin, args...)
+			cmd.Stderr = os.Stderr
+			start := time.Now()
+			// Every contender is polled alike, so that all pay for the polling.
+			maxrss, err := peakrss.Run(cmd, 2*time.Millisecond) // KiB
+			if err != nil {
+				return fmt.Errorf("%s: %w", c.name, err)
+			}
+			d := time.Since(start)
+			cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+			c.wall, c.cpu, c.rss = append(c.wall, d), append(c.cpu, cpu), append(c.rss, maxrss)
+			fmt.Printf("round %d  %-11s %8s  CPU %8s (user %s, sys %s) = %4.0f µs/resource  peak RSS %d MiB\n",
+				i+1, c.name, d.Round(time.Millisecond), cpu.Round(time.Millisecond),
+				cmd.ProcessState.UserTime().Round(time.Millisecond), cmd.ProcessState.SystemTime().Round(time.Millisecond),
+				perResource(cpu, n), maxrss/1024)
+			settle()
+		}
+	}
+	fl := contenders[len(contenders)-1]
+	for _, c := range contenders {
+		mw, mc := median(c.wall), median(c.cpu)
+		fmt.Printf("median: %-11s wall %8s (%.2f× floor)  CPU %8s = %4.0f µs/resource (%.2f× floor)  peak RSS max %d MiB\n",
+			c.name, mw.Round(time.Millisecond), float64(mw)/float64(median(fl.wall)),
+			mc.Round(time.Millisecond), perResource(mc, n), float64(mc)/float64(median(fl.cpu)), slices.Max(c.rss)/1024)
+	}
 	return nil
+}
+
+// A contender is one program the benchmark runs each round, with its
+// figures: wall-clock time, CPU time (user + system, from the child's
+// rusage; far less sensitive than wall-clock time to other work on the
+// machine) and peak RSS in KiB.
+type contender struct {
+	name, bin string
+	wall, cpu []time.Duration
+	rss       []int64
+}
+
+func perResource(d time.Duration, n int) float64 {
+	return float64(d.Microseconds()) / float64(n)
 }
 
 // settle writes back, untimed, what the last run left dirty: the floor
