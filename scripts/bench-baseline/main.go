@@ -12,7 +12,9 @@
 // medians, their ratios to the floor and the peak RSS figures (all are
 // polled alike). Besides wall-clock time it reports each child's CPU time
 // (user + system) and CPU µs per resource: on a machine shared with other
-// work the CPU figures move far less than the wall-clock ones. -before
+// work the CPU figures move far less than the wall-clock ones. The
+// server's CPU time during each run (this process's) is printed too: it
+// shares the two cores with the child, so it dilutes the wall-clock ratio. -before
 // runs a second resync-dest binary in the same rounds (A B floor, A B
 // floor, ...), for a before/after comparison of a change.
 //
@@ -118,6 +120,7 @@ func run(bin, before string, n, rounds, workers int, work string) error {
 			}
 			cmd := exec.Command(c.bin, args...)
 			cmd.Stderr = os.Stderr
+			server := selfCPU()
 			start := time.Now()
 			// Every contender is polled alike, so that all pay for the polling.
 			maxrss, err := peakrss.Run(cmd, 2*time.Millisecond) // KiB
@@ -125,12 +128,13 @@ func run(bin, before string, n, rounds, workers int, work string) error {
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
 			d := time.Since(start)
+			server = selfCPU() - server
 			cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 			c.wall, c.cpu, c.rss = append(c.wall, d), append(c.cpu, cpu), append(c.rss, maxrss)
-			fmt.Printf("round %d  %-11s %8s  CPU %8s (user %s, sys %s) = %4.0f µs/resource  peak RSS %d MiB\n",
+			fmt.Printf("round %d  %-11s %8s  CPU %8s (user %s, sys %s) = %4.0f µs/resource  peak RSS %d MiB  server CPU %s\n",
 				i+1, c.name, d.Round(time.Millisecond), cpu.Round(time.Millisecond),
 				cmd.ProcessState.UserTime().Round(time.Millisecond), cmd.ProcessState.SystemTime().Round(time.Millisecond),
-				perResource(cpu, n), maxrss/1024)
+				perResource(cpu, n), maxrss/1024, server.Round(time.Millisecond))
 			settle()
 		}
 	}
@@ -152,6 +156,16 @@ type contender struct {
 	name, bin string
 	wall, cpu []time.Duration
 	rss       []int64
+}
+
+// selfCPU is the CPU time this process has used: the server's, mostly
+// (and the polling's), which shares the machine with the child measured.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func perResource(d time.Duration, n int) float64 {
