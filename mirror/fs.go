@@ -77,14 +77,29 @@ type RootFS struct {
 	dir *os.File
 
 	// subs holds an *os.Root opened on each directory files were used in
-	// (up to maxSubRoots). os.Root resolves a name one element at a time
-	// (an openat per element), so a file five levels down costs a dozen
-	// system calls per operation through r; through its directory's Root
-	// it costs one. Measured here, that was most of a baseline's CPU.
-	// Entries are dropped when their directory is removed through Remove,
-	// and when creating in one finds it removed from outside (stale).
+	// (up to maxSubRoots), with a descriptor of that directory. os.Root
+	// resolves a name one element at a time (an openat per element), so a
+	// file five levels down costs a dozen system calls per operation
+	// through r; through its directory's Root it costs one. Measured here,
+	// that was most of a baseline's CPU. Entries are dropped when their
+	// directory is removed through Remove, and when creating in one finds
+	// it removed from outside (stale).
 	mu   sync.Mutex
-	subs map[string]*os.Root
+	subs map[string]*subDir
+}
+
+// subDir is a directory of the tree held open: its Root, and a descriptor
+// on which the two operations of every file written take one system call
+// each, with nothing to resolve (a temp file's creation, its rename into
+// place: subdir_unix.go).
+type subDir struct {
+	root *os.Root
+	dir  *os.File
+}
+
+func (s *subDir) close() {
+	s.dir.Close()
+	s.root.Close()
 }
 
 // maxSubRoots bounds the directory descriptors a RootFS keeps open; past
@@ -99,7 +114,7 @@ func NewRootFS(r *os.Root) (*RootFS, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &RootFS{r: r, dir: dir, subs: map[string]*os.Root{}}, nil
+	return &RootFS{r: r, dir: dir, subs: map[string]*subDir{}}, nil
 }
 
 // Close releases the directories the RootFS opened; r stays open.
@@ -107,7 +122,7 @@ func (f *RootFS) Close() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for d, sub := range f.subs {
-		sub.Close()
+		sub.close()
 		delete(f.subs, d)
 	}
 	return f.dir.Close()
@@ -118,9 +133,19 @@ func (f *RootFS) Close() error {
 // cached, else the root and name itself. An error opening the directory
 // is left to the operation, which reports it with the full name.
 func (f *RootFS) at(name string) (*os.Root, string) {
+	if sub, base := f.sub(name); sub != nil {
+		return sub.root, base
+	}
+	return f.r, name
+}
+
+// sub returns the cached directory of name, opening it if need be, and
+// name's last element; nil when name is at the top or its directory
+// cannot be (or is not) cached.
+func (f *RootFS) sub(name string) (*subDir, string) {
 	i := strings.LastIndexByte(name, '/')
 	if i < 0 {
-		return f.r, name
+		return nil, name
 	}
 	dir, base := name[:i], name[i+1:]
 	f.mu.Lock()
@@ -131,21 +156,27 @@ func (f *RootFS) at(name string) (*os.Root, string) {
 		return sub, base
 	}
 	if full {
-		return f.r, name
+		return nil, name
 	}
-	sub, err := f.r.OpenRoot(dir)
+	r, err := f.r.OpenRoot(dir)
 	if err != nil {
-		return f.r, name
+		return nil, name
 	}
+	d, err := r.OpenFile(".", os.O_RDONLY|syscall.O_DIRECTORY, 0)
+	if err != nil {
+		r.Close()
+		return nil, name
+	}
+	sub = &subDir{root: r, dir: d}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if old := f.subs[dir]; old != nil { // another goroutine opened it meanwhile
-		sub.Close()
+		sub.close()
 		return old, base
 	}
 	if len(f.subs) >= maxSubRoots {
-		sub.Close()
-		return f.r, name
+		sub.close()
+		return nil, name
 	}
 	f.subs[dir] = sub
 	return sub, base
@@ -157,7 +188,7 @@ func (f *RootFS) forget(dir string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if sub := f.subs[dir]; sub != nil {
-		sub.Close()
+		sub.close()
 		delete(f.subs, dir)
 	}
 }
@@ -172,13 +203,19 @@ func (f *RootFS) stale(r *os.Root, name string) bool {
 	if r == f.r || i < 0 {
 		return false
 	}
-	return f.drop(name[:i], r)
+	f.mu.Lock()
+	sub := f.subs[name[:i]]
+	f.mu.Unlock()
+	if sub == nil || sub.root != r {
+		return true // dropped (or replaced) meanwhile: r was stale
+	}
+	return f.drop(name[:i], sub)
 }
 
 // drop forgets dir's cached Root sub unless dir still names its
 // directory, and reports whether it did.
-func (f *RootFS) drop(dir string, sub *os.Root) bool {
-	cached, err := sub.Stat(".")
+func (f *RootFS) drop(dir string, sub *subDir) bool {
+	cached, err := sub.root.Stat(".")
 	if err == nil {
 		var now fs.FileInfo
 		if now, err = f.r.Lstat(dir); err == nil && os.SameFile(cached, now) {
@@ -187,7 +224,7 @@ func (f *RootFS) drop(dir string, sub *os.Root) bool {
 	}
 	f.mu.Lock()
 	if f.subs[dir] == sub {
-		sub.Close()
+		sub.close()
 		delete(f.subs, dir)
 	}
 	f.mu.Unlock()
@@ -206,8 +243,21 @@ func (f *RootFS) Recheck(dir string) {
 	}
 }
 
-// OpenFile implements FS.
+// OpenFile implements FS. A new file (O_CREATE|O_EXCL: the mirror's temp
+// files) in a cached directory is made on its descriptor (subdir.go).
 func (f *RootFS) OpenFile(name string, flag int, perm fs.FileMode) (File, error) {
+	if excl := os.O_CREATE | os.O_EXCL; flag&excl == excl {
+		if sub, base := f.sub(name); sub != nil {
+			file, ok, err := sub.create(base, flag, perm, joinName(f.r.Name(), name))
+			switch {
+			case ok && err == nil:
+				return file, nil
+			case ok && !(errors.Is(err, fs.ErrNotExist) && f.stale(sub.root, name)):
+				return nil, relPathError(err, name)
+			}
+			// The directory went (or was stale): resolve the name again.
+		}
+	}
 	r, n := f.at(name)
 	file, err := r.OpenFile(n, flag, perm)
 	if err != nil && flag&os.O_CREATE != 0 && errors.Is(err, fs.ErrNotExist) && f.stale(r, name) {
@@ -243,8 +293,15 @@ func (f *RootFS) Remove(name string) error {
 }
 
 // Rename implements FS: within one directory (the mirror's only case) one
-// renameat in that directory.
+// renameat in that directory, on its descriptor (subdir.go).
 func (f *RootFS) Rename(oldname, newname string) error {
+	if so, no := f.sub(oldname); so != nil {
+		if sn, nn := f.sub(newname); sn == so {
+			if ok, err := so.rename(no, nn); ok {
+				return relLinkError(err, oldname, newname)
+			}
+		}
+	}
 	ro, no := f.at(oldname)
 	rn, nn := f.at(newname)
 	if ro != rn {
