@@ -64,6 +64,9 @@ type Mirror struct {
 	// dirsOK are directories checked to be real directories in this tree
 	// (see parents).
 	dirsOK sync.Map
+	// made are the directories this Mirror made, each with the write
+	// session it made it in (see createIn).
+	made sync.Map
 	// partialKeys are the keys of the partial downloads kept in
 	// partialDir (partial.go), read when the lock is taken, so that a Put
 	// looks for one without a system call.

@@ -156,7 +156,7 @@ func (m *Mirror) create(rel string) (*pending, uint64, error) {
 	}
 	dir := path.Dir(rel)
 	m.tree.RLock()
-	p, err := m.createLocked(dir, rel)
+	p, err := m.createLocked(dir, rel, session)
 	m.tree.RUnlock()
 	if err != nil {
 		m.pending.Add(-1)
@@ -165,26 +165,33 @@ func (m *Mirror) create(rel string) (*pending, uint64, error) {
 	return p, session, nil
 }
 
-func (m *Mirror) createLocked(dir, rel string) (*pending, error) {
-	p, err := m.createIn(dir, rel)
+func (m *Mirror) createLocked(dir, rel string, session uint64) (*pending, error) {
+	p, err := m.createIn(dir, rel, session)
 	if errors.Is(err, fs.ErrNotExist) {
 		// A directory known to exist was removed behind our back: check
 		// the parents again, once.
 		m.forgetDirs(dir)
-		p, err = m.createIn(dir, rel)
+		p, err = m.createIn(dir, rel, session)
 	}
 	return p, err
 }
 
 // createIn opens rel's temp file: the partial download an earlier run
 // kept, if any, else a new one.
-func (m *Mirror) createIn(dir, rel string) (*pending, error) {
+func (m *Mirror) createIn(dir, rel string, session uint64) (*pending, error) {
 	if err := m.parents(dir, true); err != nil {
 		return nil, err
 	}
 	// Refusing a directory target now saves fetching a body that Publish
-	// could not rename into place.
-	if fi, err := m.fsys.Lstat(rel); err == nil && fi.IsDir() {
+	// could not rename into place. In a directory made in this session,
+	// under the lock, every directory is one the mirror made, and so in
+	// dirsOK: a first baseline asks no lstat of each file (one made
+	// behind our back is still refused, by Publish's rename).
+	if s, ok := m.made.Load(dir); ok && s == session {
+		if _, isDir := m.dirsOK.Load(rel); isDir {
+			return nil, fmt.Errorf("%w: %s is a directory", ErrPathConflict, rel)
+		}
+	} else if fi, err := m.fsys.Lstat(rel); err == nil && fi.IsDir() {
 		return nil, fmt.Errorf("%w: %s is a directory", ErrPathConflict, rel)
 	}
 	if f, meta, size := m.openPartial(rel); f != nil {
@@ -244,6 +251,7 @@ func (m *Mirror) parents(dir string, mkdir bool) error {
 			if err == nil {
 				made = true
 				m.markDirty(path.Dir(p))
+				m.made.Store(p, m.writeSession.Load())
 				m.dirsOK.Store(p, struct{}{})
 				continue
 			}
@@ -268,6 +276,7 @@ func (m *Mirror) parents(dir string, mkdir bool) error {
 func (m *Mirror) forgetDirs(dir string) {
 	for d := dir; d != "." && d != "/"; d = path.Dir(d) {
 		m.dirsOK.Delete(d)
+		m.made.Delete(d)
 	}
 }
 
@@ -499,6 +508,7 @@ func (m *Mirror) prune(dir string) {
 			break
 		}
 		m.dirsOK.Delete(d)
+		m.made.Delete(d)
 		m.markDirty(path.Dir(d))
 	}
 }
