@@ -415,3 +415,50 @@ func TestRemoveRacesPublish(t *testing.T) {
 		t.Errorf("temp files left: %v", tf)
 	}
 }
+
+// A directory at a target is refused: by Put when the target's directory
+// was there before the session (Put asks), by Publish when the session
+// made it (Put trusts what it made; one made behind its back is found by
+// the rename).
+func TestDirectoryTargetMadeBehindItsBack(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		made      bool // the mirror made h in this session
+		refusedBy string
+	}{
+		{"directory there before", false, "put"},
+		{"directory made by the session", true, "publish"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, dir := openLocked(t, DefaultOptions())
+			if tc.made {
+				put(t, m, "h/first", "first", time.Time{})
+			} else if err := os.MkdirAll(filepath.Join(dir, "h"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Join(dir, "h", "d", "e"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			ticket, err := m.Put("h/d", time.Time{}, fillWith("d"))
+			if tc.refusedBy == "put" {
+				if !errors.Is(err, ErrPathConflict) || !strings.Contains(err.Error(), "h/d is a directory") {
+					t.Fatalf("Put over a directory: %v, want ErrPathConflict naming h/d", err)
+				}
+			} else {
+				if err != nil {
+					t.Fatalf("Put: %v", err)
+				}
+				errs, err := m.Publish([]string{ticket})
+				if err != nil || !errors.Is(errs[0], ErrPathConflict) || !strings.Contains(errs[0].Error(), "h/d is a directory") {
+					t.Fatalf("Publish over a directory: %v, %v; want ErrPathConflict naming h/d", errs, err)
+				}
+			}
+			if fi, err := os.Stat(filepath.Join(dir, "h", "d", "e")); err != nil || !fi.IsDir() {
+				t.Errorf("the directory was touched: %v", err)
+			}
+			if tf := tempFiles(t, dir); len(tf) != 0 {
+				t.Errorf("temp files left: %v", tf)
+			}
+		})
+	}
+}
