@@ -199,3 +199,19 @@ func addSat(a, b uint64) uint64 {
 	}
 	return a + b
 }
+
+// Linked returns, as a Member, the bitstream a link of a manifest entry
+// names by its path: in a Change Dump, a patch link's path names the
+// member holding the patch (§14.4). Its Entry is made from the link (loc
+// its href resolved, length, hash and type its own), so that Download
+// verifies the bitstream against the link's length and hash. The name is
+// checked as an entry's own path is: a missing path, an unsafe name, a
+// missing, duplicate or special ZIP entry make the member's Err (a
+// *MemberError); reading it obeys the same bounds.
+func (p *Package) Linked(l resourcesync.Link) *Member {
+	e := &resourcesync.Entry{Loc: resourcesync.Resolve(p.URL, l.Href),
+		MD: resourcesync.Metadata{Path: l.Path, Hash: l.Hash, Length: l.Length, HasLength: l.HasLength, Type: l.Type}}
+	m := &Member{Entry: e, pkg: p}
+	m.file, m.err = p.bitstream(e)
+	return m
+}
