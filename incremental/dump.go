@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/resync-dest/resync-dest/dumpzip"
@@ -188,6 +189,21 @@ func (r *run) addManifestEntry(doc string, e *resourcesync.Entry, pos int) error
 	// One dated before the cursor too: add tells a change listed out of
 	// order from one applied.
 	return r.add(resourcesync.ChangeEntry{Entry: e, List: doc, Position: pos, Time: t})
+}
+
+// dumpLinks are the links of a Change Dump manifest entry of a change of
+// kind k that a Destination acts on (links, resourcesync.ActedOn) once
+// this rule on patches (§14.4) is applied. In a Change Dump a patch is the
+// member its link's path names, and it is used only when the entry has no
+// bitstream of its own (no path): the whole version, in a package that is
+// downloaded whole anyway, costs no more than the patch and cannot fail
+// to apply. So an entry with a path keeps no patch link, and an updated
+// change's entry without one keeps those with a path.
+func dumpLinks(e *resourcesync.Entry, k resourcesync.Change, links []resourcesync.Link) []resourcesync.Link {
+	member := e.MD.Path != ""
+	return slices.DeleteFunc(links, func(l resourcesync.Link) bool {
+		return l.Rel == resourcesync.RelPatch && (member || k != resourcesync.ChangeUpdated || l.Path == "")
+	})
 }
 
 // changeOrigin is a unit's bytes as the bitstream of its final change in

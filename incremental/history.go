@@ -206,6 +206,9 @@ func (r *run) add(c resourcesync.ChangeEntry) error {
 		}
 		p.Version = resourcesync.Version{Fixity: c.MD.Hash, Length: c.MD.Length, HasLength: c.MD.HasLength, LastMod: lastmod}
 		p.Links = resourcesync.ActedOn(c.Links)
+		if ls.pkg != nil {
+			p.Links = dumpLinks(c.Entry, kind, p.Links)
+		}
 	}
 	// A deletion's collection links too: --collection decides by them.
 	p.Links = append(p.Links, resourcesync.Collections(c.Links)...)

@@ -70,6 +70,10 @@ func (r *run) outOfOrder(ctx context.Context, bu *resourcesync.BacklogUnit, u *t
 			r.ignored(p, "the copy held is newer (lastmod "+resourcesync.FormatDatetime(h.LastMod)+")")
 		}
 		u.Settled, u.Gone, u.Want, u.Wanted, u.Origins = true, false, resourcesync.Version{}, false, nil
+		if u.PatchPackage != nil {
+			u.PatchPackage.Release()
+			u.Patches, u.PatchPackage = nil, nil
+		}
 		u.Tag = orderTag{ignored: len(bu.Pending)}
 	case !isHeld && final.Change == resourcesync.ChangeDeleted,
 		isHeld && final.Change != resourcesync.ChangeDeleted && resourcesync.InStep(h.Version(), final.Version):

@@ -70,13 +70,20 @@ func (r *run) unit(bu *resourcesync.BacklogUnit) *transfer.Unit {
 		if !final.Companion {
 			u.Links, u.RecordLinks = resourcesync.Recorded(final.Links), true
 		}
-		p := r.hist.lists[final.List].pkg
-		if p != nil && !bu.Settled && !final.Companion {
+		p, updated := r.hist.lists[final.List].pkg, final.Change == resourcesync.ChangeUpdated
+		switch patches := resourcesync.Patches(final.Links); {
+		case p == nil:
+			if updated {
+				u.Patches = patches
+			}
+		case bu.Settled || final.Companion:
+		case len(patches) > 0 && updated:
+			// The entry has no bitstream of its own, only patches that
+			// are members of its package (dumpLinks): a patch, else <loc>.
+			p.Acquire()
+			u.Patches, u.PatchPackage = patches, p
+		default:
 			u.Origins = []transfer.Origin{newChangeOrigin(p, final)}
-		}
-		if p == nil && final.Change == resourcesync.ChangeUpdated {
-			// A Change Dump's member is the whole new version already.
-			u.Patches = resourcesync.Patches(final.Links)
 		}
 	}
 	for _, c := range bu.Pending {

@@ -70,7 +70,7 @@ func (w *worker) fetch(ctx context.Context, res result, conditional bool) (resul
 			case *patch:
 				res.patched, res.patchBytes = true, o.fetched
 				got.Held.ETag, got.Held.LastModified = "", "" // the copy patched is no longer the one they named
-				e.d.Log.Debug().Str("uri", u.URI).Str("patch", o.link.Href).Int64("patch_bytes", o.fetched).Msg("patched")
+				e.d.Log.Debug().Str("uri", u.URI).Str("patch", o.name()).Int64("patch_bytes", o.fetched).Msg("patched")
 			}
 			res.mirrorFailures = len(missed)
 			res.ticket, res.bytes, res.held = got.Ticket, got.Bytes, &got.Held

@@ -235,3 +235,17 @@ func NewMemberOrigin(p *Package, m *dumpzip.Member) MemberOrigin {
 
 func (o MemberOrigin) Open(context.Context) (Fetcher, error) { return o.M, nil }
 func (o MemberOrigin) Release()                              { o.P.Release() }
+
+// Linked opens the package if needed and returns the member a link of one
+// of its entries names by its path (a Change Dump's patch, §14.4:
+// dumpzip.Package.Linked). The error is fatal as Open's, or wraps
+// ErrUnusable when the package cannot be used; a member that cannot be
+// read says so when it is downloaded.
+func (p *Package) Linked(ctx context.Context, l resourcesync.Link) (Fetcher, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.index(ctx); err != nil {
+		return nil, err
+	}
+	return p.pkg.Linked(l), nil
+}

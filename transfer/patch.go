@@ -60,13 +60,22 @@ type patch struct {
 }
 
 func (p *patch) Open(context.Context) (Fetcher, error) { return p, nil }
+
+// name names the patch in messages: its href, and the member of a Change
+// Dump package that holds it.
+func (p *patch) name() string {
+	if pp, ok := p.source.(packagePatch); ok {
+		return fmt.Sprintf("%s (member %q of package %s)", p.link.Href, p.link.Path, pp.p.Ref.Loc)
+	}
+	return p.link.Href
+}
 func (p *patch) Release()                              {}
 
 // Download writes the patched copy into dst, verified against f.
 func (p *patch) Download(ctx context.Context, f resourcesync.Fetch, dst resourcesync.Sink) (resourcesync.Fetched, error) {
 	out, err := p.apply(ctx)
 	if err != nil {
-		return resourcesync.Fetched{}, &originError{what: "patch", href: p.link.Href, err: err}
+		return resourcesync.Fetched{}, &originError{what: "patch", href: p.name(), err: err}
 	}
 	v := resourcesync.NewVerifier(f.Hash, f.Length, f.HasLength, f.ExtraAlgs...)
 	_, err = v.Write(out)
@@ -74,7 +83,7 @@ func (p *patch) Download(ctx context.Context, f resourcesync.Fetch, dst resource
 		err = v.Verify()
 	}
 	if err != nil {
-		return resourcesync.Fetched{}, &originError{what: "patch", href: p.link.Href,
+		return resourcesync.Fetched{}, &originError{what: "patch", href: p.name(),
 			err: fmt.Errorf("the patched copy is not the change's version: %w", err)}
 	}
 	if _, err := dst.Write(out); err != nil {
@@ -207,13 +216,39 @@ func (w *worker) patches(u *Unit, updating bool) []Origin {
 			w.e.d.Log.Debug().Str("uri", u.URI).Str("patch", l.Href).Str("type", l.Type).Msg("patch ignored: its type is not one this Destination applies")
 			continue
 		}
-		if err := w.e.o.Scope.Check(l.Href); err != nil {
+		var source Fetcher = w.e.d.Fetcher
+		if u.PatchPackage != nil {
+			// §14.4: in a Change Dump the patch is the member its path
+			// names; the package is read, nothing is fetched.
+			if l.Path == "" {
+				w.e.d.Log.Debug().Str("uri", u.URI).Str("patch", l.Href).Msg("patch ignored: a Change Dump's patch link names no member (no path)")
+				continue
+			}
+			source = packagePatch{p: u.PatchPackage, link: l}
+		} else if err := w.e.o.Scope.Check(l.Href); err != nil {
 			w.e.d.Log.Debug().Str("uri", u.URI).Str("patch", l.Href).Err(err).Msg("patch not fetched: its host is not allowed (--allow-host)")
 			continue
 		}
 		// The best patch only: two patches of one change are two ways to
 		// the same version.
-		return []Origin{&patch{link: l, source: w.e.d.Fetcher, files: files, path: u.Path, held: *u.Held}}
+		return []Origin{&patch{link: l, source: source, files: files, path: u.Path, held: *u.Held}}
 	}
 	return nil
+}
+
+// packagePatch is the Fetcher of a patch that is a member of a Change
+// Dump package: Download reads the member the link's path names,
+// verified against the link's length and hash, within the package's
+// bounds (dumpzip's checks: unsafe names, missing members, bombs).
+type packagePatch struct {
+	p    *Package
+	link resourcesync.Link
+}
+
+func (pp packagePatch) Download(ctx context.Context, f resourcesync.Fetch, dst resourcesync.Sink) (resourcesync.Fetched, error) {
+	m, err := pp.p.Linked(ctx, pp.link)
+	if err != nil {
+		return resourcesync.Fetched{}, err
+	}
+	return m.Download(ctx, f, dst)
 }

@@ -43,6 +43,12 @@ type Unit struct {
 	// resourcesync.Patches), tried first when the copy held is the
 	// version the state recorded.
 	Patches []resourcesync.Link
+	// PatchPackage is the Change Dump package the unit's patches are
+	// members of (§14.4: in a Change Dump a patch link's path names its
+	// member): a patch is read from it, never fetched from its href, and
+	// a patch link without a path is ignored. The unit holds a reference
+	// on it, released with its origins.
+	PatchPackage *Package
 	// Collections are the resource's rel="collection" links (§14.7) as
 	// the entry or the changes naming it give them: what --collection
 	// (RunOptions.Filter) decides by, for a deletion too.
@@ -121,6 +127,10 @@ func (u *Unit) release() {
 		o.Release()
 	}
 	u.Origins = nil
+	if u.PatchPackage != nil {
+		u.PatchPackage.Release()
+		u.PatchPackage = nil
+	}
 }
 
 // Origin is a place a unit's bytes may come from other than the Source:
