@@ -60,6 +60,7 @@ type patch struct {
 }
 
 func (p *patch) Open(context.Context) (Fetcher, error) { return p, nil }
+func (p *patch) Release()                              {}
 
 // name names the patch in messages: its href, and the member of a Change
 // Dump package that holds it.
@@ -69,7 +70,6 @@ func (p *patch) name() string {
 	}
 	return p.link.Href
 }
-func (p *patch) Release()                              {}
 
 // Download writes the patched copy into dst, verified against f.
 func (p *patch) Download(ctx context.Context, f resourcesync.Fetch, dst resourcesync.Sink) (resourcesync.Fetched, error) {
