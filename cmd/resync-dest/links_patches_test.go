@@ -112,3 +112,68 @@ func TestLinksPatches(t *testing.T) {
 		t.Errorf("a patch of an unknown type was warned about, not ignored:\n%s", r.stderr)
 	}
 }
+
+// §14.4 in a Change Dump (incremental --via dump): an updated JSON
+// resource whose manifest entry has no bitstream of its own is made by the
+// patch its link's path names in the package - no GET of <loc>, none of
+// the patch's href; a patch member that does not apply, or whose path
+// climbs out of the package: one GET of <loc>, a warning naming the member
+// and the cause; an entry with its own bitstream is copied from it, its
+// patch unused. The mirror ends as the Source, and the summary counts what
+// was patched.
+func TestLinksPatchesChangeDump(t *testing.T) {
+	t.Parallel()
+	src, srv := served(t, func(s *fixtures.Spec) { s.Resources = 2; s.ChangeDump = true })
+	names := []string{"good", "whole", "bad", "escape"}
+	path := func(name string) string { return "/dataset1/res/doc/" + name + ".json" }
+	var creates, updates []fixtures.Mutation
+	for _, n := range names {
+		creates = append(creates, fixtures.Mutation{Kind: fixtures.Create, Path: path(n), Size: 2000})
+		updates = append(updates, fixtures.Mutation{Kind: fixtures.Update, Path: path(n)})
+	}
+	if err := src.Apply(src.At().Add(time.Second), creates...); err != nil {
+		t.Fatal(err)
+	}
+	dest := t.TempDir()
+	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+	src.SetDumpPatches(func(s fixtures.LinkSite) fixtures.DumpPatch {
+		dp := fixtures.DumpPatch{Patch: true, NoBitstream: true}
+		switch s.Path {
+		case path("whole"):
+			dp.NoBitstream = false
+		case path("bad"):
+			dp.Body = []byte(`[{"op":"remove","path":"/nothing/here"}]`)
+		case path("escape"):
+			dp.Path = "/../../escape.json-patch"
+		}
+		return dp
+	})
+	if err := src.Apply(src.At().Add(time.Second), updates...); err != nil {
+		t.Fatal(err)
+	}
+	src.ResetCounts()
+
+	r := runCLI(t, args([]string{"incremental", "--dest", dest, "--via", "dump", "--json"}, srv.URL)...).want(t, 0)
+	incAssertIsSource(t, src, dest)
+	for _, tc := range []struct {
+		name  string
+		whole int
+	}{{"good", 0}, {"whole", 0}, {"bad", 1}, {"escape", 1}} {
+		p := path(tc.name)
+		if n := src.Count(p).Bodies; n != tc.whole {
+			t.Errorf("%s: %d GETs of <loc>, want %d", tc.name, n, tc.whole)
+		}
+		if n := src.Requests(fixtures.PatchPath(p, 2)); n != 0 {
+			t.Errorf("%s: %d requests for the patch's href: in a Change Dump the patch is a member", tc.name, n)
+		}
+	}
+	c := countsOf(t, r.stdout)
+	if c.Patched != 1 || c.PatchFailures != 2 || c.PatchSaved <= 0 || c.PatchSaved >= c.Bytes {
+		t.Errorf("counts %+v: want 1 patched, 2 patches not applied (bad, escape), bytes saved", c)
+	}
+	contains(t, r.stderr, "patch not applied", "/patches/v2/res/doc/bad.json.json-patch", "of package",
+		"does not apply to the copy held", "unsafe name", "/../../escape.json-patch")
+	if _, err := os.Stat(filepath.Join(filepath.Dir(dest), "escape.json-patch")); err == nil {
+		t.Errorf("a file was written outside the mirror")
+	}
+}
