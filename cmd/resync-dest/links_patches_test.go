@@ -120,7 +120,7 @@ func TestLinksPatches(t *testing.T) {
 // climbs out of the package: one GET of <loc>, a warning naming the member
 // and the cause; an entry with its own bitstream is copied from it, its
 // patch unused. The mirror ends as the Source, and the summary counts what
-// was patched.
+// was patched. sync --via dump does the same.
 func TestLinksPatchesChangeDump(t *testing.T) {
 	t.Parallel()
 	src, srv := served(t, func(s *fixtures.Spec) { s.Resources = 2; s.ChangeDump = true })
@@ -175,5 +175,19 @@ func TestLinksPatchesChangeDump(t *testing.T) {
 		"does not apply to the copy held", "unsafe name", "/../../escape.json-patch")
 	if _, err := os.Stat(filepath.Join(filepath.Dir(dest), "escape.json-patch")); err == nil {
 		t.Errorf("a file was written outside the mirror")
+	}
+
+	// sync --via dump does the same: the copy just patched is patched again.
+	if err := src.Apply(src.At().Add(time.Second), fixtures.Mutation{Kind: fixtures.Update, Path: path("good")}); err != nil {
+		t.Fatal(err)
+	}
+	src.ResetCounts()
+	r = runCLI(t, args([]string{"sync", "--dest", dest, "--via", "dump", "--json"}, srv.URL)...).want(t, 0)
+	incAssertIsSource(t, src, dest)
+	if c := countsOf(t, r.stdout); c.Patched != 1 || c.PatchFailures != 0 {
+		t.Errorf("sync --via dump: counts %+v, want 1 patched", c)
+	}
+	if n := src.Count(path("good")).Bodies; n != 0 {
+		t.Errorf("sync --via dump: %d GETs of <loc>, want 0", n)
 	}
 }
