@@ -197,13 +197,14 @@ func (r *run) addManifestEntry(doc string, e *resourcesync.Entry, pos int) error
 // member its link's path names, and it is used only when the entry has no
 // bitstream of its own (no path): the whole version, in a package that is
 // downloaded whole anyway, costs no more than the patch and cannot fail
-// to apply. So an entry with a path keeps no patch link, and an updated
-// change's entry without one keeps those with a path.
+// to apply. So only an updated change's entry without a path keeps its
+// patch links: the unit then has no member origin, and the worker tries
+// those that name a member (transfer.Unit.PatchPackage), else <loc>.
 func dumpLinks(e *resourcesync.Entry, k resourcesync.Change, links []resourcesync.Link) []resourcesync.Link {
-	member := e.MD.Path != ""
-	return slices.DeleteFunc(links, func(l resourcesync.Link) bool {
-		return l.Rel == resourcesync.RelPatch && (member || k != resourcesync.ChangeUpdated || l.Path == "")
-	})
+	if e.MD.Path == "" && k == resourcesync.ChangeUpdated {
+		return links
+	}
+	return slices.DeleteFunc(links, func(l resourcesync.Link) bool { return l.Rel == resourcesync.RelPatch })
 }
 
 // changeOrigin is a unit's bytes as the bitstream of its final change in

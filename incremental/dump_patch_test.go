@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
 // §14.4 in a Change Dump: an update whose manifest entry has no bitstream
@@ -12,11 +13,12 @@ import (
 // package to the copy held - no GET of <loc>, none of the patch's href;
 // a patch member that does not apply, a missing one, an unsafe name: one
 // GET of <loc>, counted as a patch failure; a patch of a type not applied:
-// <loc>, not a failure. An entry with its own bitstream is copied from it,
+// <loc>, not a failure, as for a patch link without a path (its href is
+// not fetched). An entry with its own bitstream is copied from it,
 // its patch unused.
 func TestChangeDumpPatches(t *testing.T) {
 	h := newHarness(t, dumpSpec)
-	names := []string{"whole", "patch", "bad", "unsafe", "missing", "unknown"}
+	names := []string{"whole", "patch", "bad", "unsafe", "missing", "unknown", "hrefonly"}
 	path := func(n string) string { return "/dataset1/res/doc/" + n + ".json" }
 	var creates, updates []fixtures.Mutation
 	for _, n := range names {
@@ -43,8 +45,19 @@ func TestChangeDumpPatches(t *testing.T) {
 			dp.Path = "/patches/none"
 		case path("unknown"):
 			dp.Type = "application/x-bsdiff"
+		case path("hrefonly"):
+			dp.Patch = false
 		}
 		return dp
+	})
+	// A patch link with no path names no member: ignored, its href never
+	// fetched.
+	h.Src.SetLinks(func(s fixtures.LinkSite) []resourcesync.Link {
+		if s.Path != path("hrefonly") || s.Change != resourcesync.ChangeUpdated {
+			return nil
+		}
+		return []resourcesync.Link{{Rel: resourcesync.RelPatch, Href: h.Src.URI(fixtures.PatchPath(s.Path, s.Version)),
+			Type: "application/json-patch+json"}}
 	})
 	h.Src.ResetCounts()
 	sum := h.mustRunDump(t.TempDir(), nil)

@@ -78,8 +78,8 @@ func (r *run) unit(bu *resourcesync.BacklogUnit) *transfer.Unit {
 			}
 		case bu.Settled || final.Companion:
 		case len(patches) > 0 && updated:
-			// The entry has no bitstream of its own, only patches that
-			// are members of its package (dumpLinks): a patch, else <loc>.
+			// The entry has no bitstream of its own, only patches
+			// (dumpLinks): the one its package holds, else <loc>.
 			p.Acquire()
 			u.Patches, u.PatchPackage = patches, p
 		default:
