@@ -10,9 +10,14 @@ import (
 // order to try them: pri ascending, a missing pri last (999999), document
 // order among equals. Other schemes (gsiftp:, ftp:) are left out: §14.1
 // says a link a Destination cannot use is ignored.
-func Mirrors(links []Link) []Link {
+func Mirrors(links []Link) []Link { return httpLinksByRel(links, RelDuplicate) }
+
+// httpLinksByRel returns the links of relation rel reachable over http or
+// https, best pri first: the links a Destination that speaks only HTTP
+// can act on (§14.1: one it cannot use is ignored).
+func httpLinksByRel(links []Link, rel string) []Link {
 	var out []Link
-	for _, l := range linksByRel(links, RelDuplicate) {
+	for _, l := range linksByRel(links, rel) {
 		if httpLink(l) {
 			out = append(out, l)
 		}
@@ -84,15 +89,7 @@ func Patches(links []Link) []Link { return linksByRel(links, RelPatch) }
 // http or https, best pri first. TimeGates and TimeMaps (rel="timegate",
 // "timemap") are not among them: a Destination that does not negotiate
 // in time ignores them (§14.1).
-func Mementos(links []Link) []Link {
-	var out []Link
-	for _, l := range linksByRel(links, RelMemento) {
-		if httpLink(l) {
-			out = append(out, l)
-		}
-	}
-	return out
-}
+func Mementos(links []Link) []Link { return httpLinksByRel(links, RelMemento) }
 
 // ActedOn returns the links of an entry a Destination acts on when it
 // brings the resource to the entry's version: its mirrors, its patches,
