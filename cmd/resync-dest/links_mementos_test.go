@@ -44,11 +44,18 @@ func newMementoSource(t *testing.T, n int) *mementoSource {
 	return m
 }
 
+// keptPath is where the version of uri at lastmod is kept under root: the
+// mirror path followed by @ and the lastmod.
+func keptPath(t *testing.T, root, uri string, lastmod time.Time) string {
+	t.Helper()
+	return filepath.Join(root, filepath.FromSlash(relPath(t, uri))) + "@" + lastmod.UTC().Format(mirror.VersionTimeFormat)
+}
+
 // kept returns the bytes of the version of uri kept at lastmod under
 // root, or false.
 func kept(t *testing.T, root, uri string, lastmod time.Time) (string, bool) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(relPath(t, uri))) + "@" + lastmod.UTC().Format(mirror.VersionTimeFormat))
+	b, err := os.ReadFile(keptPath(t, root, uri, lastmod))
 	return string(b), err == nil
 }
 

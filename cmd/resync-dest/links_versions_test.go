@@ -3,12 +3,10 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/resync-dest/resync-dest/fixtures"
-	"github.com/resync-dest/resync-dest/mirror"
 )
 
 // --keep-versions keeps the version an update replaces and the one a
@@ -55,23 +53,12 @@ func TestLinksKeepVersions(t *testing.T) {
 			}
 			root := tc.where(dest, dir)
 			for _, r := range res[:2] {
-				name := filepath.Join(root, filepath.FromSlash(relPath(t, r.URI))) + "@" + r.LastMod.UTC().Format(mirror.VersionTimeFormat)
-				b, err := os.ReadFile(name)
+				b, err := os.ReadFile(keptPath(t, root, r.URI, r.LastMod))
 				if err != nil || string(b) != string(old[r.Path]) {
 					t.Errorf("version of %s: %v; holds the old bytes: %v", r.Path, err, string(b) == string(old[r.Path]))
 				}
 			}
-			var n int
-			_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-				if err == nil && !d.IsDir() {
-					n++
-					if strings.HasPrefix(d.Name(), ".keep-") {
-						t.Errorf("temp file left: %s", p)
-					}
-				}
-				return nil
-			})
-			if n != 2 {
+			if n := countKept(t, root); n != 2 {
 				t.Errorf("%d versions kept, want 2", n)
 			}
 			// A second run changes nothing and keeps nothing more.
