@@ -61,29 +61,16 @@ func runBaseline(ctx context.Context, o syncOptions, d *deps) error {
 // baselineIn is the baseline command over an open env (tests open one over
 // a fault-injecting mirror).
 func baselineIn(ctx context.Context, o syncOptions, d *deps, e *env) error {
-	disc, err := discoverSource(ctx, e, o)
-	if err != nil {
-		return err
-	}
-	for _, w := range disc.Warnings {
-		d.log.Warn().Msg(w)
-	}
-	rec := startRun(ctx, e, "baseline", o, d)
-	// One set, or a filtered run, does not see every host the Source uses.
-	rec.allLists = rec.allLists && disc.Selected == "" && o.filter.Empty()
-	prog := &resourcesync.Progress{}
-	stop := startProgress(d, progressMode(o, d), prog, syncing)
-	rep, err := agent.Baseline(ctx, disc, e.agentDeps(d), agent.BaselineOptions{
-		Worker:         baselineWorkerOptions(o, d, prog, rec.scope),
-		CapabilityList: o.capabilityList,
-		AllowHosts:     o.allowHosts,
-		Via:            o.via,
-	})
-	stop()
-	logDeletions(d, rep)
-	err = outcome(rep, err)
-	printReport(d, o.json, "baseline", rep, err)
-	rec.finish(rep, err)
+	_, err := runJob(ctx, e, o, d, "baseline", func(disc *agent.Discovery, rec *runRecord, prog *resourcesync.Progress) (*agent.Report, error) {
+		// One set, or a filtered run, does not see every host the Source uses.
+		rec.allLists = rec.allLists && disc.Selected == "" && o.filter.Empty()
+		return agent.Baseline(ctx, disc, e.agentDeps(d), agent.BaselineOptions{
+			Worker:         baselineWorkerOptions(o, d, prog, rec.scope),
+			CapabilityList: o.capabilityList,
+			AllowHosts:     o.allowHosts,
+			Via:            o.via,
+		})
+	}, func(rep *agent.Report, err error) { printReport(d, o.json, "baseline", rep, err) })
 	return err
 }
 

@@ -85,32 +85,21 @@ func runIncremental(ctx context.Context, o syncOptions, f incrementalFlags, d *d
 // incrementalIn is the incremental command over an open env (tests open
 // one over a fault-injecting mirror).
 func incrementalIn(ctx context.Context, o syncOptions, f incrementalFlags, d *deps, e *env) error {
-	disc, err := discoverSource(ctx, e, o)
-	if err != nil {
-		return err
-	}
-	for _, w := range disc.Warnings {
-		d.log.Warn().Msg(w)
-	}
-	rec := startRun(ctx, e, "incremental", o, d)
-	prog := &resourcesync.Progress{}
-	stop := startProgress(d, progressMode(o, d), prog, syncing)
-	rep, err := agent.Incremental(ctx, disc, e.agentDeps(d), agent.IncrementalOptions{
-		Worker:          incrementalWorkerOptions(o, d, prog, rec.scope),
-		Baseline:        baselineWorkerOptions(o, d, prog, rec.scope),
-		CapabilityList:  o.capabilityList,
-		AllowHosts:      o.allowHosts,
-		From:            f.from,
-		RebaselineOnGap: f.rebaselineOnGap,
-		Via:             o.via,
+	_, err := runJob(ctx, e, o, d, "incremental", func(disc *agent.Discovery, rec *runRecord, prog *resourcesync.Progress) (*agent.Report, error) {
+		return agent.Incremental(ctx, disc, e.agentDeps(d), agent.IncrementalOptions{
+			Worker:          incrementalWorkerOptions(o, d, prog, rec.scope),
+			Baseline:        baselineWorkerOptions(o, d, prog, rec.scope),
+			CapabilityList:  o.capabilityList,
+			AllowHosts:      o.allowHosts,
+			From:            f.from,
+			RebaselineOnGap: f.rebaselineOnGap,
+			Via:             o.via,
+		})
+	}, func(rep *agent.Report, err error) {
+		if rep != nil || o.json {
+			printReport(d, o.json, "incremental", rep, err)
+		}
 	})
-	stop()
-	logDeletions(d, rep)
-	err = outcome(rep, err)
-	if rep != nil || o.json {
-		printReport(d, o.json, "incremental", rep, err)
-	}
-	rec.finish(rep, err)
 	return err
 }
 

@@ -143,29 +143,15 @@ func syncOnce(ctx context.Context, o syncOptions, rebaselineOnGap bool, d *deps,
 		return nil, err
 	}
 	defer e.close()
-	disc, err := discoverSource(ctx, e, o)
-	if err != nil {
-		return nil, err
-	}
-	for _, w := range disc.Warnings {
-		d.log.Warn().Msg(w)
-	}
-	rec := startRun(ctx, e, "sync", o, d)
-	prog := &resourcesync.Progress{}
-	stop := startProgress(d, progressMode(o, d), prog, syncing)
-	rep, err := agent.Sync(ctx, disc, e.agentDeps(d), agent.SyncOptions{
-		Baseline:        baselineWorkerOptions(o, d, prog, rec.scope),
-		Incremental:     incrementalWorkerOptions(o, d, prog, rec.scope),
-		CapabilityList:  o.capabilityList,
-		AllowHosts:      o.allowHosts,
-		RebaselineOnGap: rebaselineOnGap,
-		Checksum:        o.checksum,
-		Via:             o.via,
-	})
-	stop()
-	logDeletions(d, rep)
-	err = outcome(rep, err)
-	report(rep, err)
-	rec.finish(rep, err)
-	return disc, err
+	return runJob(ctx, e, o, d, "sync", func(disc *agent.Discovery, rec *runRecord, prog *resourcesync.Progress) (*agent.Report, error) {
+		return agent.Sync(ctx, disc, e.agentDeps(d), agent.SyncOptions{
+			Baseline:        baselineWorkerOptions(o, d, prog, rec.scope),
+			Incremental:     incrementalWorkerOptions(o, d, prog, rec.scope),
+			CapabilityList:  o.capabilityList,
+			AllowHosts:      o.allowHosts,
+			RebaselineOnGap: rebaselineOnGap,
+			Checksum:        o.checksum,
+			Via:             o.via,
+		})
+	}, report)
 }
