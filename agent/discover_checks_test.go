@@ -3,7 +3,6 @@ package agent_test
 import (
 	"context"
 	"errors"
-	"net/url"
 	"strings"
 	"testing"
 
@@ -11,16 +10,6 @@ import (
 	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
-
-// pathOf is the path of a fixture URL, as SetRaw and Requests take it.
-func pathOf(t *testing.T, u string) string {
-	t.Helper()
-	p, err := url.Parse(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p.Path
-}
 
 // withEntry returns the Capability List at clURL with entry added last.
 func withEntry(t *testing.T, clURL, entry string) []byte {
@@ -39,7 +28,7 @@ func TestDiscoverNotificationChannels(t *testing.T) {
 	const hub = "http://hub.example.org/websub/"
 	src, srv := served(t, func(s *fixtures.Spec) { s.Sets = 2; s.Hub = hub })
 	// Set 2 advertises a change notification channel with a relative hub.
-	src.SetRaw(pathOf(t, src.CapabilityListURL(1)), "application/xml", withEntry(t, src.CapabilityListURL(1),
+	src.SetRaw(fixtures.PathOf(t, src.CapabilityListURL(1)), "application/xml", withEntry(t, src.CapabilityListURL(1),
 		`<url><loc>changes/</loc><rs:ln rel="hub" href="/websub"/><rs:md capability="change-notification"/></url>`))
 	d, err := discover(t, srv.URL)
 	if err != nil {
@@ -56,7 +45,7 @@ func TestDiscoverNotificationChannels(t *testing.T) {
 		if !ok || got.URL != topic || got.Hub != hub {
 			t.Errorf("set %d framework notification channel %+v, want topic %s hub %s", k, got, topic, hub)
 		}
-		if n := src.Requests(pathOf(t, topic)); n != 0 {
+		if n := src.Requests(fixtures.PathOf(t, topic)); n != 0 {
 			t.Errorf("the topic %s was fetched %d times", topic, n)
 		}
 	}
@@ -99,19 +88,19 @@ func TestDiscoverCapabilityMismatch(t *testing.T) {
 		wantIndex bool
 	}{
 		{"Resource Dump that is a Change Dump", func(t *testing.T, src *fixtures.Source) (string, []byte, resourcesync.Capability) {
-			return pathOf(t, src.ResourceDumpURL(0)), mustGet(t, src.ChangeDumpURL(0)), resourcesync.CapChangeDump
+			return fixtures.PathOf(t, src.ResourceDumpURL(0)), mustGet(t, src.ChangeDumpURL(0)), resourcesync.CapChangeDump
 		}, resourcesync.CapResourceDump, false},
 		{"Change Dump that is a Resource Dump", func(t *testing.T, src *fixtures.Source) (string, []byte, resourcesync.Capability) {
-			return pathOf(t, src.ChangeDumpURL(0)), mustGet(t, src.ResourceDumpURL(0)), resourcesync.CapResourceDump
+			return fixtures.PathOf(t, src.ChangeDumpURL(0)), mustGet(t, src.ResourceDumpURL(0)), resourcesync.CapResourceDump
 		}, resourcesync.CapChangeDump, false},
 		{"Resource Dump that is a Resource List Index", func(t *testing.T, src *fixtures.Source) (string, []byte, resourcesync.Capability) {
-			return pathOf(t, src.ResourceDumpURL(0)), mustGet(t, src.ResourceListURL(0)), resourcesync.CapResourceList
+			return fixtures.PathOf(t, src.ResourceDumpURL(0)), mustGet(t, src.ResourceListURL(0)), resourcesync.CapResourceList
 		}, resourcesync.CapResourceDump, true},
 		{"Change Dump that is an HTML page", func(t *testing.T, src *fixtures.Source) (string, []byte, resourcesync.Capability) {
-			return pathOf(t, src.ChangeDumpURL(0)), []byte("<html><body>moved</body></html>"), ""
+			return fixtures.PathOf(t, src.ChangeDumpURL(0)), []byte("<html><body>moved</body></html>"), ""
 		}, resourcesync.CapChangeDump, false},
 		{"Resource List Archive that is a Resource List", func(t *testing.T, src *fixtures.Source) (string, []byte, resourcesync.Capability) {
-			src.SetRaw(pathOf(t, src.CapabilityListURL(0)), "application/xml", withEntry(t, src.CapabilityListURL(0), archive))
+			src.SetRaw(fixtures.PathOf(t, src.CapabilityListURL(0)), "application/xml", withEntry(t, src.CapabilityListURL(0), archive))
 			return "/dataset1/archive.xml", mustGet(t, src.ResourceListURL(0)), resourcesync.CapResourceList
 		}, resourcesync.CapResourceListArchive, true},
 	}
@@ -172,7 +161,7 @@ func TestDiscoverChecksDumpsCheaply(t *testing.T) {
 // may not need it.
 func TestDiscoverUnreadableDumpWarns(t *testing.T) {
 	src, srv := served(t, func(s *fixtures.Spec) { s.DumpPackages = 2 })
-	src.SetNotFound(pathOf(t, src.ResourceDumpURL(0)))
+	src.SetNotFound(fixtures.PathOf(t, src.ResourceDumpURL(0)))
 	d, err := discover(t, srv.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -196,7 +185,7 @@ func TestDiscoverDuplicateCapabilityWarns(t *testing.T) {
   <url><loc>other-resourcelist.xml</loc><rs:md capability="resourcelist"/></url>
   <url><loc>changelist.xml</loc><rs:md capability="changelist"/></url>
 </urlset>`
-	src.SetRaw(pathOf(t, src.CapabilityListURL(0)), "application/xml", []byte(cl))
+	src.SetRaw(fixtures.PathOf(t, src.CapabilityListURL(0)), "application/xml", []byte(cl))
 	d, err := discover(t, srv.URL)
 	if err != nil {
 		t.Fatal(err)

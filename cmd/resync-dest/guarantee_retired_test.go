@@ -1,7 +1,6 @@
 package main
 
 import (
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,16 +9,6 @@ import (
 
 	"github.com/resync-dest/resync-dest/fixtures"
 )
-
-// pathOf is the path part of a URL of the fixture Source.
-func pathOf(t *testing.T, u string) string {
-	t.Helper()
-	p, err := url.Parse(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p.Path
-}
 
 // withoutSet is the Source Description doc without its entry for the
 // Capability List capList.
@@ -49,11 +38,11 @@ func TestGuaranteeOrphanedSetIsRetired(t *testing.T) {
 	if len(goneFiles) != 6 {
 		t.Fatalf("set %s holds %d files, want 6", gone, len(goneFiles))
 	}
-	sdPath := pathOf(t, src.SourceDescriptionURL())
+	sdPath := fixtures.PathOf(t, src.SourceDescriptionURL())
 	src.SetRaw(sdPath, "application/xml", withoutSet(t, sourceDoc(t, srv, sdPath), gone))
 
 	// A discovery that could not read a set it names proves nothing.
-	src.SetNotFound(pathOf(t, kept))
+	src.SetNotFound(fixtures.PathOf(t, kept))
 	r := runCLI(t, args([]string{"sync", "--dest", dest, "--delete"}, src.URL())...)
 	if r.code == 0 {
 		t.Fatalf("sync with an unreadable Capability List exited 0:\n%s", r.stderr)
@@ -61,7 +50,7 @@ func TestGuaranteeOrphanedSetIsRetired(t *testing.T) {
 	if !readState(t, dest, gone).ok {
 		t.Fatal("a partial discovery retired a set")
 	}
-	src.ClearRaw(pathOf(t, kept))
+	src.ClearRaw(fixtures.PathOf(t, kept))
 
 	// A dry run says what it would do and does nothing.
 	r = runCLI(t, args([]string{"sync", "--dest", dest, "--delete", "--dry-run"}, src.URL())...).want(t, 0)

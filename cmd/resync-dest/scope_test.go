@@ -173,7 +173,7 @@ func TestOneSetRunRetiresNoOther(t *testing.T) {
 	dest := t.TempDir()
 	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
 	gone := src.CapabilityListURL(1)
-	sdPath := pathOf(t, src.SourceDescriptionURL())
+	sdPath := fixtures.PathOf(t, src.SourceDescriptionURL())
 	src.SetRaw(sdPath, "application/xml", withoutSet(t, sourceDoc(t, srv, sdPath), gone))
 	runCLI(t, args([]string{"sync", "--dest", dest}, src.CapabilityListURL(0))...).want(t, 0)
 	if !readState(t, dest, gone).ok {
