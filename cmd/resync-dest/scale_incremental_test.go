@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/resync-dest/resync-dest/fixtures"
-	"github.com/resync-dest/resync-dest/fixtures/scaletest"
 	"github.com/resync-dest/resync-dest/pgstate"
 	"github.com/resync-dest/resync-dest/worker"
 )
@@ -33,12 +32,8 @@ func pgRecorded(t *testing.T, src *fixtures.Source, st *pgstate.DB) (recorded, o
 // every change recorded and the bucket equal to the Source; a late write
 // with the killed worker's epoch is refused.
 func TestScaleWorkerKilledMidIncremental(t *testing.T) {
-	s := scaletest.NewS3(t)
-	db := scaletest.NewPostgres(t)
-	useS3(t, s)
 	src, srv := served(t, func(sp *fixtures.Spec) { sp.Resources = 150; sp.ChangeListMax = 100 })
-	cfg := workerConfig(t, s, []scaleSource{{src: src, srv: srv, prefix: "m"}})
-	st := openPG(t, db)
+	s, db, st, cfg := pgWorkers(t, src, srv)
 	ctx := context.Background()
 	first := startProc(t, s.Env(), workerArgs(db, "--config", cfg, "--lease", takeoverLease)...)
 	if code, _ := first.wait(); code != 0 {

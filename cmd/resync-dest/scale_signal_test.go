@@ -6,7 +6,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/resync-dest/resync-dest/fixtures/scaletest"
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
@@ -15,12 +14,8 @@ import (
 // the job is left to run again (not failed), and the next worker fetches
 // exactly what was not recorded and ends as an uninterrupted run.
 func TestScaleWorkerSIGTERMStopsSavesAndResumes(t *testing.T) {
-	s := scaletest.NewS3(t)
-	db := scaletest.NewPostgres(t)
-	useS3(t, s)
 	src, srv := takeoverSource(t)
-	cfg := workerConfig(t, s, []scaleSource{{src: src, srv: srv, prefix: "m"}})
-	st := openPG(t, db)
+	s, db, st, cfg := pgWorkers(t, src, srv)
 	a := startProc(t, s.Env(), "worker", "--state", db, "--config", cfg, "--lease", takeoverLease, "--log-level", "warn")
 	waitUntil(t, "the worker recorded some resources", func() bool { return heldTotal(t, st) >= 30 })
 	a.cmd.Process.Signal(syscall.SIGTERM)

@@ -34,6 +34,18 @@ func openPG(t *testing.T, db string) *pgstate.DB {
 	return st
 }
 
+// pgWorkers sets up a test of workers on PostgreSQL and a bucket: the
+// bucket s (its credentials in the environment of the commands run), the
+// database db, opened as st, and the worker config cfg mirroring src at
+// m/.
+func pgWorkers(t *testing.T, src *fixtures.Source, srv *fixtures.Server) (s scaletest.S3, db string, st *pgstate.DB, cfg string) {
+	t.Helper()
+	s = scaletest.NewS3(t)
+	db = scaletest.NewPostgres(t)
+	useS3(t, s)
+	return s, db, openPG(t, db), workerConfig(t, s, []scaleSource{{src: src, srv: srv, prefix: "m"}})
+}
+
 // heldRecords is what the state holds, one line per resource, sorted.
 func heldRecords(t *testing.T, st *pgstate.DB) []string {
 	t.Helper()
@@ -121,12 +133,8 @@ func takeoverSource(t *testing.T) (*fixtures.Source, *fixtures.Server) {
 // again), and ends with the state an uninterrupted run makes; a late
 // write with the killed worker's epoch is refused.
 func TestScaleWorkerKilledMidJob(t *testing.T) {
-	s := scaletest.NewS3(t)
-	db := scaletest.NewPostgres(t)
-	useS3(t, s)
 	src, srv := takeoverSource(t)
-	cfg := workerConfig(t, s, []scaleSource{{src: src, srv: srv, prefix: "m"}})
-	st := openPG(t, db)
+	s, db, st, cfg := pgWorkers(t, src, srv)
 	a := startProc(t, s.Env(), "worker", "--state", db, "--config", cfg, "--lease", takeoverLease, "--log-level", "warn")
 	waitUntil(t, "the first worker recorded some resources", func() bool { return heldTotal(t, st) >= 30 })
 	a.cmd.Process.Kill()
@@ -164,12 +172,8 @@ const dbOutage = 30 * time.Second
 // clean, the state is an uninterrupted run's, and a write with the first
 // worker's epoch is refused.
 func TestScaleWorkerLosesTheDatabase(t *testing.T) {
-	s := scaletest.NewS3(t)
-	db := scaletest.NewPostgres(t)
-	useS3(t, s)
 	src, srv := takeoverSource(t)
-	cfg := workerConfig(t, s, []scaleSource{{src: src, srv: srv, prefix: "m"}})
-	st := openPG(t, db)
+	s, db, st, cfg := pgWorkers(t, src, srv)
 	u, err := url.Parse(db)
 	if err != nil {
 		t.Fatal(err)
