@@ -21,7 +21,7 @@ func TestHelpDocumentsExitCodes(t *testing.T) {
 
 func TestUsageErrors(t *testing.T) {
 	t.Parallel()
-	for _, a := range [][]string{
+	wantUsage(t, [][]string{
 		{},
 		{"nope"},
 		{"--log-level", "loud", "discover", "http://127.0.0.1:1/"},
@@ -32,11 +32,7 @@ func TestUsageErrors(t *testing.T) {
 		{"baseline", "--dest", t.TempDir(), "--map", "ftp://x=y", "http://127.0.0.1:1/"},
 		{"baseline", "--dest", t.TempDir(), "--header", "NoColon", "http://127.0.0.1:1/"},
 		{"baseline", "--dest", t.TempDir(), "--bogus", "http://127.0.0.1:1/"},
-	} {
-		if r := runCLI(t, a...); r.code != exitUsage {
-			t.Errorf("%q: exit %d, want 2\n%s", a, r.code, r.stderr)
-		}
-	}
+	})
 }
 
 func TestDiscoverCommand(t *testing.T) {

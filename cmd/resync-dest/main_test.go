@@ -58,6 +58,17 @@ func (r result) want(t *testing.T, code int) result {
 	return r
 }
 
+// wantUsage runs each command line and fails the test for each that does
+// not exit 2, a usage error.
+func wantUsage(t *testing.T, lines [][]string) {
+	t.Helper()
+	for _, a := range lines {
+		if r := runCLI(t, a...); r.code != exitUsage {
+			t.Errorf("%q: exit %d, want 2\n%s", a, r.code, r.stderr)
+		}
+	}
+}
+
 // fast returns flags for command cmd that keep retries short in tests.
 func fast(cmd string) []string {
 	f := []string{"--max-retry-wait", "5ms"}
