@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/resourcesync"
@@ -236,26 +233,8 @@ func TestWatchOneSetFiltered(t *testing.T) {
 	src, _ := served(t, func(s *fixtures.Spec) { s.Sets = 2; s.Resources = 12 })
 	res := src.Resources(1)
 	dest := filepath.Join(t.TempDir(), "mirror")
-	drain, stop := context.WithCancel(context.Background())
-	var stdout, stderr fixtures.LockedBuffer
-	code := make(chan int, 1)
-	go func() {
-		code <- run(context.Background(), []string{"resync-dest", "watch", "--json", "--dest", dest,
-			"--listen", "127.0.0.1:0", "--poll-interval", "1h", "--max-retry-wait", "5ms",
-			"--exclude", uriPattern(res[:2]), src.CapabilityListURL(1)},
-			stdio{out: &stdout, err: &stderr}, drain, func() os.Signal { return syscall.SIGTERM })
-	}()
-	waitUntil(t, "the first sync's line", func() bool { return strings.HasSuffix(stdout.String(), "}\n") })
-	stop()
-	select {
-	case c := <-code:
-		if c != exitSIGTERM {
-			t.Errorf("exit %d, want %d\n%s", c, exitSIGTERM, stderr.String())
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("watch did not stop")
-	}
-	first, _, _ := strings.Cut(stdout.String(), "\n")
+	stdout := watchFirstSync(t, dest, "--exclude", uriPattern(res[:2]), src.CapabilityListURL(1))
+	first, _, _ := strings.Cut(stdout, "\n")
 	var rep struct {
 		Sets []struct {
 			CapabilityList string `json:"capability_list"`

@@ -262,17 +262,18 @@ func waitEvent(t *testing.T, events <-chan string, stderr *fixtures.LockedBuffer
 	}
 }
 
-// watch --json prints one envelope a sync, each on its own line (JSON
-// Lines), naming the mirror.
-func TestWatchJSONLines(t *testing.T) {
-	_, srv := served(t, nil)
-	dest := filepath.Join(t.TempDir(), "mirror")
+// watchFirstSync runs watch --json into dest, with more arguments (the
+// URL last), until it printed its first sync's line, then stops it as a
+// SIGTERM does; it fails the test unless watch exits 143, and returns what
+// watch printed.
+func watchFirstSync(t *testing.T, dest string, more ...string) string {
+	t.Helper()
 	drain, stop := context.WithCancel(context.Background())
 	var stdout, stderr fixtures.LockedBuffer
 	code := make(chan int, 1)
 	go func() {
-		code <- run(context.Background(), []string{"resync-dest", "watch", "--json", "--dest", dest,
-			"--listen", "127.0.0.1:0", "--poll-interval", "1h", "--max-retry-wait", "5ms", srv.URL},
+		code <- run(context.Background(), append([]string{"resync-dest", "watch", "--json", "--dest", dest,
+			"--listen", "127.0.0.1:0", "--poll-interval", "1h", "--max-retry-wait", "5ms"}, more...),
 			stdio{out: &stdout, err: &stderr}, drain, func() os.Signal { return syscall.SIGTERM })
 	}()
 	waitUntil(t, "the first sync's line", func() bool { return strings.HasSuffix(stdout.String(), "}\n") })
@@ -285,7 +286,16 @@ func TestWatchJSONLines(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("watch did not stop")
 	}
-	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	return stdout.String()
+}
+
+// watch --json prints one envelope a sync, each on its own line (JSON
+// Lines), naming the mirror.
+func TestWatchJSONLines(t *testing.T) {
+	_, srv := served(t, nil)
+	dest := filepath.Join(t.TempDir(), "mirror")
+	stdout := watchFirstSync(t, dest, srv.URL)
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
 	for _, l := range lines {
 		e := decodeEnvelope(t, l)
 		if e["command"] != "watch" || e["dest"] != dest || e["exit_code"] != float64(0) || e["result"] == nil {
