@@ -85,6 +85,16 @@ func killMidRun(t *testing.T, srv *fixtures.Server, verb, dest string, atLeast i
 	}
 }
 
+// assertResumedClean checks what a run after a partial download leaves:
+// the mirror is the Source and no partial is left.
+func assertResumedClean(t *testing.T, src *fixtures.Source, dest string) {
+	t.Helper()
+	assertMirrorIsSource(t, src, dest)
+	if left := partials(t, dest); len(left) != 0 {
+		t.Errorf("partials left: %v", left)
+	}
+}
+
 // assertNothingPublished checks that no file of the set is in the tree:
 // a download killed part way is never at its final path.
 func assertNothingPublished(t *testing.T, dest string) {
@@ -138,10 +148,7 @@ func TestGuaranteeResumeOfChangedResourceRestarts(t *testing.T) {
 	if c := src.Count(big.Path); c.Bodies != 1 || c.Ranged != 0 || c.Sent != bigSize {
 		t.Errorf("counts %+v; want one whole body of %d bytes", c, bigSize)
 	}
-	assertMirrorIsSource(t, src, dest)
-	if left := partials(t, dest); len(left) != 0 {
-		t.Errorf("partials left: %v", left)
-	}
+	assertResumedClean(t, src, dest)
 }
 
 // Bytes of a partial damaged on disk are caught by the hash over the whole
@@ -164,10 +171,7 @@ func TestGuaranteeCorruptPartialIsRefetched(t *testing.T) {
 	if c := src.Count(big.Path); c.Bodies != 2 || c.Ranged != 1 {
 		t.Errorf("counts %+v; want a ranged request, then the whole body", c)
 	}
-	assertMirrorIsSource(t, src, dest)
-	if left := partials(t, dest); len(left) != 0 {
-		t.Errorf("partials left: %v", left)
-	}
+	assertResumedClean(t, src, dest)
 }
 
 // The partial of a resource the Source deleted is swept by the next
@@ -206,10 +210,7 @@ func TestGuaranteeDroppedBodyResumesInRun(t *testing.T) {
 	if c := src.Count(big.Path); c.Bodies != 2 || c.Ranged != 1 || c.Sent != bigSize {
 		t.Errorf("counts %+v; want two requests, the second ranged, %d bytes in all", c, bigSize)
 	}
-	assertMirrorIsSource(t, src, dest)
-	if left := partials(t, dest); len(left) != 0 {
-		t.Errorf("partials left: %v", left)
-	}
+	assertResumedClean(t, src, dest)
 }
 
 // A change deleting a resource drops the partial an earlier run kept of
