@@ -44,6 +44,7 @@ import (
 
 	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/resourcesync"
+	"github.com/resync-dest/resync-dest/scripts/internal/benchmark"
 	"github.com/resync-dest/resync-dest/scripts/internal/peakrss"
 )
 
@@ -63,14 +64,8 @@ func main() {
 		}
 		return
 	}
-	if *bin == "" {
-		fmt.Fprintln(os.Stderr, "bench-baseline: -bin is required")
-		os.Exit(2)
-	}
-	if err := run(*bin, *before, *n, *rounds, *workers, *work); err != nil {
-		fmt.Fprintln(os.Stderr, "bench-baseline:", err)
-		os.Exit(1)
-	}
+	benchmark.NeedBin("bench-baseline", *bin)
+	benchmark.ExitOn("bench-baseline", run(*bin, *before, *n, *rounds, *workers, *work))
 }
 
 func run(bin, before string, n, rounds, workers int, work string) error {
@@ -85,12 +80,11 @@ func run(bin, before string, n, rounds, workers int, work string) error {
 		return err
 	}
 	defer srv.Close()
-	if work == "" {
-		if work, err = os.MkdirTemp("", "bench-baseline-"); err != nil {
-			return err
-		}
-		defer os.RemoveAll(work)
+	work, removeWork, err := benchmark.WorkDir(work, "bench-baseline-")
+	if err != nil {
+		return err
 	}
+	defer removeWork()
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -140,10 +134,10 @@ func run(bin, before string, n, rounds, workers int, work string) error {
 	}
 	fl := contenders[len(contenders)-1]
 	for _, c := range contenders {
-		mw, mc := median(c.wall), median(c.cpu)
+		mw, mc := benchmark.Median(c.wall), benchmark.Median(c.cpu)
 		fmt.Printf("median: %-11s wall %8s (%.2f× floor)  CPU %8s = %4.0f µs/resource (%.2f× floor)  peak RSS max %d MiB\n",
-			c.name, mw.Round(time.Millisecond), float64(mw)/float64(median(fl.wall)),
-			mc.Round(time.Millisecond), perResource(mc, n), float64(mc)/float64(median(fl.cpu)), slices.Max(c.rss)/1024)
+			c.name, mw.Round(time.Millisecond), float64(mw)/float64(benchmark.Median(fl.wall)),
+			mc.Round(time.Millisecond), perResource(mc, n), float64(mc)/float64(benchmark.Median(fl.cpu)), slices.Max(c.rss)/1024)
 	}
 	return nil
 }
@@ -264,10 +258,4 @@ func fetch(ctx context.Context, c *http.Client, u, sum, dir string) error {
 		return errors.New(u + ": length or md5 mismatch")
 	}
 	return os.Rename(target+".part", target)
-}
-
-func median(ds []time.Duration) time.Duration {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[len(s)/2]
 }

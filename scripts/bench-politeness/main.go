@@ -17,20 +17,15 @@ import (
 	"time"
 
 	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/scripts/internal/benchmark"
 )
 
 func main() {
 	bin := flag.String("bin", "", "resync-dest binary to run (required)")
 	n := flag.Int("n", 2000, "resources")
 	flag.Parse()
-	if *bin == "" {
-		fmt.Fprintln(os.Stderr, "bench-politeness: -bin is required")
-		os.Exit(2)
-	}
-	if err := run(*bin, *n, flag.Args()); err != nil {
-		fmt.Fprintln(os.Stderr, "bench-politeness:", err)
-		os.Exit(1)
-	}
+	benchmark.NeedBin("bench-politeness", *bin)
+	benchmark.ExitOn("bench-politeness", run(*bin, *n, flag.Args()))
 }
 
 func run(bin string, n int, extra []string) error {
@@ -66,9 +61,7 @@ func run(bin string, n int, extra []string) error {
 	fmt.Printf("flags %v: %d resources, %d requests in %s\n", extra, n, total, took.Round(time.Millisecond))
 	fmt.Printf("requests per second: %v\n", per)
 	if len(per) > 0 {
-		mid := slices.Clone(per)
-		slices.Sort(mid)
-		fmt.Printf("largest second: %d requests; median second: %d\n", slices.Max(per), mid[len(mid)/2])
+		fmt.Printf("largest second: %d requests; median second: %d\n", slices.Max(per), benchmark.Median(per))
 	}
 	return nil
 }

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/scripts/internal/benchmark"
 )
 
 func main() {
@@ -37,27 +38,19 @@ func main() {
 	rate := flag.Int("rate", 16<<20, "bytes per second the Source sends in the first run, so that the kill lands near -at")
 	rounds := flag.Int("rounds", 3, "rounds (each: resume, then restart)")
 	flag.Parse()
-	if *bin == "" {
-		fmt.Fprintln(os.Stderr, "bench-resume: -bin is required")
-		os.Exit(2)
-	}
+	benchmark.NeedBin("bench-resume", *bin)
 	share := map[string][]float64{}
 	for i := range *rounds {
 		for _, mode := range []string{"resume", "restart"} {
 			r, err := round(*bin, *size, *at, *rate, mode)
-			if err != nil {
-				fmt.Fprintln(os.Stderr, "bench-resume:", err)
-				os.Exit(1)
-			}
+			benchmark.ExitOn("bench-resume", err)
 			fmt.Printf("round %d %-7s: killed after %5.1f%% sent (%.1f%% kept); the next run: %d requests, %d ranged, %d bytes = %5.1f%% of the file, in %s\n",
 				i+1, mode, 100*r.killedAt, 100*r.kept, r.requests, r.ranged, r.sent, 100*r.share, r.took.Round(time.Millisecond))
 			share[mode] = append(share[mode], r.share)
 		}
 	}
 	for _, mode := range []string{"resume", "restart"} {
-		s := slices.Clone(share[mode])
-		slices.Sort(s)
-		fmt.Printf("%-7s: median %.1f%% of the file sent again (%d rounds)\n", mode, 100*s[len(s)/2], len(s))
+		fmt.Printf("%-7s: median %.1f%% of the file sent again (%d rounds)\n", mode, 100*benchmark.Median(share[mode]), len(share[mode]))
 	}
 }
 

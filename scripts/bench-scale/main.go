@@ -25,7 +25,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -34,6 +33,7 @@ import (
 	"github.com/minio/minio-go/v7/pkg/credentials"
 
 	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/scripts/internal/benchmark"
 )
 
 func main() {
@@ -45,14 +45,8 @@ func main() {
 	delay := flag.Duration("delay", 0, "latency the Source adds to each resource")
 	work := flag.String("work", "", "directory for temporary files (default: a new one under $TMPDIR)")
 	flag.Parse()
-	if *bin == "" {
-		fmt.Fprintln(os.Stderr, "bench-scale: -bin is required")
-		os.Exit(2)
-	}
-	if err := run(*bin, *n, *listMax, *rounds, *fetchers, *delay, *work); err != nil {
-		fmt.Fprintln(os.Stderr, "bench-scale:", err)
-		os.Exit(1)
-	}
+	benchmark.NeedBin("bench-scale", *bin)
+	benchmark.ExitOn("bench-scale", run(*bin, *n, *listMax, *rounds, *fetchers, *delay, *work))
 }
 
 type env struct {
@@ -67,13 +61,11 @@ func run(bin string, n, listMax, rounds, fetchers int, delay time.Duration, work
 	if e.admin == "" || e.endpoint == "" {
 		return fmt.Errorf("no servers: run scripts/bench-scale.sh")
 	}
-	var err error
-	if work == "" {
-		if work, err = os.MkdirTemp("", "bench-scale-"); err != nil {
-			return err
-		}
-		defer os.RemoveAll(work)
+	work, removeWork, err := benchmark.WorkDir(work, "bench-scale-")
+	if err != nil {
+		return err
 	}
+	defer removeWork()
 	u, _ := url.Parse(e.endpoint)
 	if e.s3, err = minio.New(u.Host, &minio.Options{Creds: credentials.NewStaticV4(e.access, e.secret, ""), BucketLookup: minio.BucketLookupPath, Region: "us-east-1"}); err != nil {
 		return err
@@ -117,7 +109,7 @@ func run(bin string, n, listMax, rounds, fetchers int, delay time.Duration, work
 			fmt.Printf("round %d, %d worker(s): %.1f s (%.0f resources/s)\n", r, w, d.Seconds(), float64(n)/d.Seconds())
 		}
 	}
-	m1, m3 := median(times[1]), median(times[3])
+	m1, m3 := benchmark.Median(times[1]), benchmark.Median(times[3])
 	fmt.Printf("median: 1 worker %.1f s, 3 workers %.1f s: 3 workers take %.2f of the time of 1\n", m1.Seconds(), m3.Seconds(), m3.Seconds()/m1.Seconds())
 	return nil
 }
@@ -207,10 +199,4 @@ func count(ctx context.Context, db, q string) (int, error) {
 	var n int
 	err = conn.QueryRow(ctx, q).Scan(&n)
 	return n, err
-}
-
-func median(ds []time.Duration) time.Duration {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[len(s)/2]
 }

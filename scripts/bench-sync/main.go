@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/resync-dest/resync-dest/fixtures"
+	"github.com/resync-dest/resync-dest/scripts/internal/benchmark"
 	"github.com/resync-dest/resync-dest/scripts/internal/peakrss"
 )
 
@@ -54,19 +55,13 @@ func main() {
 	logLevel := flag.String("log-level", "", "resync-dest --log-level for the measured runs (default: --quiet)")
 	work := flag.String("dir", "", "work directory (default: a new temp directory, removed at the end)")
 	flag.Parse()
-	if *bin == "" {
-		fmt.Fprintln(os.Stderr, "bench-sync: -bin is required")
-		os.Exit(2)
-	}
+	benchmark.NeedBin("bench-sync", *bin)
 	if *mix != "random" && *mix != "even" {
 		fmt.Fprintln(os.Stderr, "bench-sync: -mix must be random or even")
 		os.Exit(2)
 	}
 	b := &bench{bin: *bin, peer: *peer, workers: *workers, rounds: *rounds, logLevel: *logLevel, mix: *mix, unchanged: *unchanged}
-	if err := b.run(*n, *history, *changes, *work); err != nil {
-		fmt.Fprintln(os.Stderr, "bench-sync:", err)
-		os.Exit(1)
-	}
+	benchmark.ExitOn("bench-sync", b.run(*n, *history, *changes, *work))
 }
 
 type bench struct {
@@ -93,12 +88,11 @@ func (b *bench) run(n, history, changes int, work string) error {
 	})}
 	go srv.Serve(ln)
 	defer srv.Close()
-	if work == "" {
-		if work, err = os.MkdirTemp("", "bench-sync-"); err != nil {
-			return err
-		}
-		defer os.RemoveAll(work)
+	work, removeWork, err := benchmark.WorkDir(work, "bench-sync-")
+	if err != nil {
+		return err
 	}
+	defer removeWork()
 	if b.unchanged {
 		if err := b.measureUnchanged(n, history, work, base); err != nil {
 			return err
@@ -166,8 +160,8 @@ func (b *bench) measureUnchanged(n, history int, work, base string) error {
 		}
 	}
 	fmt.Printf("   median: sync %s, baseline %s, discover %s; sync peak RSS max %d MiB\n",
-		median(times["sync"]).Round(time.Millisecond), median(times["baseline"]).Round(time.Millisecond),
-		median(times["discover"]).Round(time.Millisecond), slices.Max(rss)/1024)
+		benchmark.Median(times["sync"]).Round(time.Millisecond), benchmark.Median(times["baseline"]).Round(time.Millisecond),
+		benchmark.Median(times["discover"]).Round(time.Millisecond), slices.Max(rss)/1024)
 	return nil
 }
 
@@ -219,11 +213,11 @@ func (b *bench) applying(n, changes int, work, base string) error {
 		c = append(c, d)
 		fmt.Printf("   round %d  baseline     %8s\n", i+1, d.Round(time.Millisecond))
 	}
-	ma, mc := median(a), median(c)
+	ma, mc := benchmark.Median(a), benchmark.Median(c)
 	fmt.Printf("   median: sync applying %d changes %s (%.0f changes/s), fresh baseline %s (ratio %.2f); sync peak RSS max %d MiB\n",
 		changes, ma.Round(time.Millisecond), float64(changes)/ma.Seconds(), mc.Round(time.Millisecond), ma.Seconds()/mc.Seconds(), slices.Max(rss)/1024)
 	if b.peer != "" {
-		fmt.Printf("   median: peer applying %d changes %s (ratio to -bin's %.2f)\n", changes, median(p).Round(time.Millisecond), median(p).Seconds()/ma.Seconds())
+		fmt.Printf("   median: peer applying %d changes %s (ratio to -bin's %.2f)\n", changes, benchmark.Median(p).Round(time.Millisecond), benchmark.Median(p).Seconds()/ma.Seconds())
 	}
 	return nil
 }
@@ -256,10 +250,4 @@ func (b *bench) runBin(bin, verb, dir string, extra ...string) (time.Duration, i
 		return d, 0, fmt.Errorf("resync-dest %v: %w", args, err)
 	}
 	return d, maxrss, nil
-}
-
-func median(ds []time.Duration) time.Duration {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[len(s)/2]
 }

@@ -1,0 +1,50 @@
+// Package benchmark holds what the benchmark commands under scripts/ share:
+// the check of the -bin flag, the end of a failed run, the work directory
+// and the median of the runs.
+package benchmark
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"slices"
+)
+
+// NeedBin exits 2, naming the command cmd, when bin - the -bin flag, the
+// resync-dest binary every benchmark runs - is empty.
+func NeedBin(cmd, bin string) {
+	if bin == "" {
+		fmt.Fprintf(os.Stderr, "%s: -bin is required\n", cmd)
+		os.Exit(2)
+	}
+}
+
+// ExitOn exits 1, naming the command cmd and err, when err is not nil.
+func ExitOn(cmd string, err error) {
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", cmd, err)
+		os.Exit(1)
+	}
+}
+
+// WorkDir returns dir, or when dir is "" a new temporary directory named
+// after pattern (as os.MkdirTemp takes it), with what removes it at the
+// end: nothing for a directory given, everything for one made here.
+func WorkDir(dir, pattern string) (string, func(), error) {
+	if dir != "" {
+		return dir, func() {}, nil
+	}
+	dir, err := os.MkdirTemp("", pattern)
+	if err != nil {
+		return "", nil, err
+	}
+	return dir, func() { os.RemoveAll(dir) }, nil
+}
+
+// Median is the middle of s (of an even count, the upper of the two);
+// s is not changed and must not be empty.
+func Median[T cmp.Ordered](s []T) T {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
