@@ -206,14 +206,7 @@ func TestAuditExitCodes(t *testing.T) {
 	t.Run("locked", func(t *testing.T) {
 		_, srv := served(t, nil)
 		dest := t.TempDir()
-		m, err := mirror.Open(dest, mirror.DefaultOptions())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer m.Close()
-		if _, err := m.Lock(); err != nil {
-			t.Fatal(err)
-		}
+		holdLock(t, dest)
 		runCLI(t, auditArgs([]string{"audit", "--dest", dest}, srv.URL)...).want(t, exitLocked)
 	})
 	t.Run("usage", func(t *testing.T) {

@@ -11,6 +11,20 @@ import (
 	"github.com/resync-dest/resync-dest/mirror"
 )
 
+// holdLock takes the lock of the mirror at dest, as a running sync does,
+// and holds it until the test ends.
+func holdLock(t *testing.T, dest string) {
+	t.Helper()
+	m, err := mirror.Open(dest, mirror.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	if _, err := m.Lock(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestHelpDocumentsExitCodes(t *testing.T) {
 	t.Parallel()
 	r := runCLI(t, "--help").want(t, 0)
@@ -118,14 +132,7 @@ func TestBaselineExitCodes(t *testing.T) {
 	t.Run("locked", func(t *testing.T) {
 		_, srv := served(t, nil)
 		dest := t.TempDir()
-		m, err := mirror.Open(dest, mirror.DefaultOptions())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer m.Close()
-		if _, err := m.Lock(); err != nil {
-			t.Fatal(err)
-		}
+		holdLock(t, dest)
 		r := runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, exitLocked)
 		contains(t, r.stderr, "lock")
 	})

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/resync-dest/resync-dest/fixtures"
-	"github.com/resync-dest/resync-dest/mirror"
 )
 
 // statusDoc is the --json document of status.
@@ -94,14 +93,7 @@ func TestStatusLockedAndEmpty(t *testing.T) {
 	_, srv := served(t, nil)
 	dest := t.TempDir()
 	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
-	m, err := mirror.Open(dest, mirror.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	if _, err := m.Lock(); err != nil {
-		t.Fatal(err)
-	}
+	holdLock(t, dest)
 	r := runCLI(t, "status", "--dest", dest).want(t, 0)
 	contains(t, r.stdout, "held      40 resources", "failures  none", "ok (exit 0)")
 
