@@ -71,11 +71,7 @@ func main() {
 func run(bin, before string, n, rounds, workers int, work string) error {
 	spec := fixtures.DefaultSpec()
 	spec.Resources, spec.SizeMin, spec.SizeMax, spec.NoChangeList = n, 4096, 4096, true
-	src, err := fixtures.New(spec)
-	if err != nil {
-		return err
-	}
-	srv, err := fixtures.Listen("127.0.0.1:0", src)
+	src, srv, err := benchmark.Serve(spec)
 	if err != nil {
 		return err
 	}

@@ -31,11 +31,7 @@ func main() {
 func run(bin string, n int, extra []string) error {
 	spec := fixtures.DefaultSpec()
 	spec.Resources = n
-	src, err := fixtures.New(spec)
-	if err != nil {
-		return err
-	}
-	srv, err := fixtures.Listen("127.0.0.1:0", src)
+	src, srv, err := benchmark.Serve(spec)
 	if err != nil {
 		return err
 	}

@@ -65,11 +65,7 @@ func round(bin string, size int64, at float64, rate int, mode string) (result, e
 	var res result
 	spec := fixtures.DefaultSpec()
 	spec.Resources, spec.SizeMin, spec.SizeMax = 1, int(size), int(size)
-	src, err := fixtures.New(spec)
-	if err != nil {
-		return res, err
-	}
-	srv, err := fixtures.Listen("127.0.0.1:0", src)
+	src, srv, err := benchmark.Serve(spec)
 	if err != nil {
 		return res, err
 	}

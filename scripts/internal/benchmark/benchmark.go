@@ -1,6 +1,6 @@
 // Package benchmark holds what the benchmark commands under scripts/ share:
-// the check of the -bin flag, the end of a failed run, the work directory
-// and the median of the runs.
+// the check of the -bin flag, the end of a failed run, the work directory,
+// the fixture Source served and the median of the runs.
 package benchmark
 
 import (
@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"slices"
+
+	"github.com/resync-dest/resync-dest/fixtures"
 )
 
 // NeedBin exits 2, naming the command cmd, when bin - the -bin flag, the
@@ -39,6 +41,20 @@ func WorkDir(dir, pattern string) (string, func(), error) {
 		return "", nil, err
 	}
 	return dir, func() { os.RemoveAll(dir) }, nil
+}
+
+// Serve builds the fixture Source of spec and serves it on a free
+// loopback port, until the caller closes the server.
+func Serve(spec fixtures.Spec) (*fixtures.Source, *fixtures.Server, error) {
+	src, err := fixtures.New(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	srv, err := fixtures.Listen("127.0.0.1:0", src)
+	if err != nil {
+		return nil, nil, err
+	}
+	return src, srv, nil
 }
 
 // Median is the middle of s (of an even count, the upper of the two);
