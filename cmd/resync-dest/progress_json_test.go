@@ -10,6 +10,18 @@ import (
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
+// jsonLogDeps are the deps of a command run with --log-format json, and
+// the stderr it logs to.
+func jsonLogDeps(t *testing.T) (*deps, *fixtures.LockedBuffer) {
+	t.Helper()
+	stderr := &fixtures.LockedBuffer{}
+	d := &deps{io: stdio{out: &fixtures.LockedBuffer{}, err: stderr}}
+	if err := d.setLogging(logOptions{format: "json"}); err != nil {
+		t.Fatal(err)
+	}
+	return d, stderr
+}
+
 // With --log-format json the periodic stats line is a record with a field
 // for each figure, not a sentence to parse: a sync's outcomes or an
 // audit's findings, the rates, the ETA and the elapsed time (ms), the set.
@@ -29,11 +41,7 @@ func TestStatsRecord(t *testing.T) {
 	} {
 		t.Run(map[activity]string{syncing: "sync", auditing: "audit"}[tc.what], func(t *testing.T) {
 			t.Parallel()
-			stderr := &fixtures.LockedBuffer{}
-			d := &deps{io: stdio{out: &fixtures.LockedBuffer{}, err: stderr}}
-			if err := d.setLogging(logOptions{format: "json"}); err != nil {
-				t.Fatal(err)
-			}
+			d, stderr := jsonLogDeps(t)
 			c := &fakeClock{t: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}
 			p := &resourcesync.Progress{}
 			p.Set("https://example.org/cl.xml")
@@ -88,11 +96,7 @@ func TestStatsRecord(t *testing.T) {
 // rates, ETA or expected total it cannot know yet.
 func TestStatsRecordBeforeTheStart(t *testing.T) {
 	t.Parallel()
-	stderr := &fixtures.LockedBuffer{}
-	d := &deps{io: stdio{out: &fixtures.LockedBuffer{}, err: stderr}}
-	if err := d.setLogging(logOptions{format: "json"}); err != nil {
-		t.Fatal(err)
-	}
+	d, stderr := jsonLogDeps(t)
 	c := &fakeClock{t: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}
 	m := newMeter(&resourcesync.Progress{}, c.t, syncing)
 	tick := make(chan time.Time)
@@ -118,11 +122,7 @@ func TestStatsRecordBeforeTheStart(t *testing.T) {
 // console log's).
 func TestJSONLogAboveTheBar(t *testing.T) {
 	t.Parallel()
-	stderr := &fixtures.LockedBuffer{}
-	d := &deps{io: stdio{out: &fixtures.LockedBuffer{}, err: stderr}}
-	if err := d.setLogging(logOptions{format: "json"}); err != nil {
-		t.Fatal(err)
-	}
+	d, stderr := jsonLogDeps(t)
 	p := &resourcesync.Progress{}
 	p.Set("https://example.org/dataset1/capabilitylist.xml")
 	doneWith(p, 40, 2560)
