@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -28,7 +30,12 @@ type partialMeta struct {
 // partials reads the metas of the downloads kept in dest.
 func partials(t *testing.T, dest string) map[string]partialMeta {
 	t.Helper()
-	dir := filepath.Join(dest, ".resync-dest", "partial")
+	return partialMetasIn(filepath.Join(dest, ".resync-dest", "partial"))
+}
+
+// partialMetasIn reads the metas (NAME.json) kept in dir, by NAME; one
+// that cannot be read is left out.
+func partialMetasIn(dir string) map[string]partialMeta {
 	ents, _ := os.ReadDir(dir)
 	out := map[string]partialMeta{}
 	for _, e := range ents {
@@ -240,18 +247,10 @@ func TestGuaranteeChangeDeletingAResourceDropsItsPartial(t *testing.T) {
 // packagePartialMetas reads the metas of the packages kept in dest.
 func packagePartialMetas(t *testing.T, dest string) []partialMeta {
 	t.Helper()
-	dir := packagePartials(dest)
-	ents, _ := os.ReadDir(dir)
+	metas := partialMetasIn(packagePartials(dest))
 	var out []partialMeta
-	for _, e := range ents {
-		if !strings.HasSuffix(e.Name(), ".json") {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		var m partialMeta
-		if err == nil && json.Unmarshal(b, &m) == nil {
-			out = append(out, m)
-		}
+	for _, name := range slices.Sorted(maps.Keys(metas)) {
+		out = append(out, metas[name])
 	}
 	return out
 }
