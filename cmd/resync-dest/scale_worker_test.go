@@ -29,6 +29,23 @@ func workerConfig(t *testing.T, s scaletest.S3, srcs []scaleSource) string {
 	return writeConfig(t, b.String())
 }
 
+// runWorkers runs n workers on db with the config cfg until they are idle,
+// and fails the test unless each exits 0. Their lease is long: no worker
+// stalls that long, even on a loaded machine, so no job changes hands and
+// each resource is fetched once.
+func runWorkers(t *testing.T, s scaletest.S3, db, cfg string, n int) {
+	t.Helper()
+	var procs []*proc
+	for range n {
+		procs = append(procs, startProc(t, s.Env(), workerArgs(db, "--config", cfg, "--lease", "20s")...))
+	}
+	for i, p := range procs {
+		if code, sig := p.wait(); code != 0 {
+			t.Fatalf("worker %d: exit %d (signal %v)\nstderr:\n%s", i+1, code, sig, p.stderr.String())
+		}
+	}
+}
+
 // workerArgs are the arguments of a worker on db.
 func workerArgs(db string, more ...string) []string {
 	return append([]string{"worker", "--state", db, "--until-idle", "--poll-interval", "1h", "--log-level", "warn"}, more...)
@@ -52,18 +69,7 @@ func TestScaleThreeWorkersFourSources(t *testing.T) {
 		srcs = append(srcs, scaleSource{src: src, srv: srv, prefix: fmt.Sprintf("src%d", i+1)})
 	}
 	cfg := workerConfig(t, s, srcs)
-	var procs []*proc
-	for range 3 {
-		// A long lease: no worker stalls that long, even on a loaded
-		// machine, so no job changes hands and each resource is fetched
-		// once.
-		procs = append(procs, startProc(t, s.Env(), workerArgs(db, "--config", cfg, "--lease", "20s")...))
-	}
-	for i, p := range procs {
-		if code, sig := p.wait(); code != 0 {
-			t.Fatalf("worker %d: exit %d (signal %v)\nstderr:\n%s", i+1, code, sig, p.stderr.String())
-		}
-	}
+	runWorkers(t, s, db, cfg, 3)
 	useS3(t, s)
 	for _, x := range srcs {
 		settle(t, x.srv)
@@ -97,15 +103,7 @@ func TestScaleDumpBaselineSplitPerPackage(t *testing.T) {
 	db := scaletest.NewPostgres(t)
 	src, srv := served(t, func(sp *fixtures.Spec) { sp.Resources, sp.DumpPackages, sp.DumpMax = 60, 4, 3 })
 	cfg := workerConfig(t, s, []scaleSource{{src: src, srv: srv, prefix: "d"}})
-	var procs []*proc
-	for range 3 {
-		procs = append(procs, startProc(t, s.Env(), workerArgs(db, "--config", cfg, "--lease", "20s")...))
-	}
-	for i, p := range procs {
-		if code, sig := p.wait(); code != 0 {
-			t.Fatalf("worker %d: exit %d (signal %v)\nstderr:\n%s", i+1, code, sig, p.stderr.String())
-		}
-	}
+	runWorkers(t, s, db, cfg, 3)
 	useS3(t, s)
 	settle(t, srv)
 	s.BucketIsSource(t, "d", src)
