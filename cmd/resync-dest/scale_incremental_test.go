@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -93,11 +92,5 @@ func TestScaleWorkerKilledMidIncremental(t *testing.T) {
 	if got := src.ResourceBodies(); got > owed {
 		t.Errorf("the takeover fetched %d resources; only %d were owed", got, owed)
 	}
-	s.BucketIsSource(t, "m", src)
-	runCLI(t, auditArgs([]string{"audit", "--dest", "s3://" + s.Bucket + "/m", "--state", db}, srv.URL)...).want(t, 0)
-	src.SetFault("/dataset1/res/*", fixtures.Fault{})
-	if got, want := heldRecords(t, st), reference(t, s, srv); !slices.Equal(got, want) {
-		t.Errorf("the state after the takeover differs from an uninterrupted run's (%d records, %d)", len(got), len(want))
-	}
-	lateWriteRefused(t, st, "set:"+srv.URL+"dataset1/capabilitylist.xml")
+	assertTakenOver(t, "takeover", s, db, st, src, srv)
 }

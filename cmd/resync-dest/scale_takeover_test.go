@@ -86,6 +86,22 @@ func heldTotal(t *testing.T, st *pgstate.DB) int64 {
 	return n
 }
 
+// assertTakenOver checks what a job taken over from a worker leaves: the
+// bucket's m/ is the Source and its audit clean, and, the Source's delay
+// lifted, the state is what an uninterrupted run records (after names
+// what came before, in the message) and a write with the replaced
+// worker's epoch is refused.
+func assertTakenOver(t *testing.T, after string, s scaletest.S3, db string, st *pgstate.DB, src *fixtures.Source, srv *fixtures.Server) {
+	t.Helper()
+	s.BucketIsSource(t, "m", src)
+	runCLI(t, auditArgs([]string{"audit", "--dest", "s3://" + s.Bucket + "/m", "--state", db}, srv.URL)...).want(t, 0)
+	src.SetFault("/dataset1/res/*", fixtures.Fault{})
+	if got, want := heldRecords(t, st), reference(t, s, srv); !slices.Equal(got, want) {
+		t.Errorf("the state after the %s differs from an uninterrupted run's (%d records, %d)", after, len(got), len(want))
+	}
+	lateWriteRefused(t, st, "set:"+srv.URL+"dataset1/capabilitylist.xml")
+}
+
 // lateWriteRefused checks that a write with the epoch before the lease's
 // current one - the replaced worker's - is refused and records nothing.
 func lateWriteRefused(t *testing.T, st *pgstate.DB, key string) {
@@ -150,13 +166,7 @@ func TestScaleWorkerKilledMidJob(t *testing.T) {
 	if got := src.ResourceBodies(); int64(got) > int64(n)-recorded {
 		t.Errorf("the takeover fetched %d resources; %d of %d were recorded before the kill", got, recorded, n)
 	}
-	s.BucketIsSource(t, "m", src)
-	runCLI(t, auditArgs([]string{"audit", "--dest", "s3://" + s.Bucket + "/m", "--state", db}, srv.URL)...).want(t, 0)
-	src.SetFault("/dataset1/res/*", fixtures.Fault{})
-	if got, want := heldRecords(t, st), reference(t, s, srv); !slices.Equal(got, want) {
-		t.Errorf("the state after the takeover differs from an uninterrupted run's (%d records, %d)", len(got), len(want))
-	}
-	lateWriteRefused(t, st, "set:"+srv.URL+"dataset1/capabilitylist.xml")
+	assertTakenOver(t, "takeover", s, db, st, src, srv)
 }
 
 // dbOutage is how long TestScaleWorkerLosesTheDatabase keeps a worker
@@ -210,13 +220,7 @@ func TestScaleWorkerLosesTheDatabase(t *testing.T) {
 	}
 	settle(t, srv)
 	bucketHoldsTheState(t, st, s, "m")
-	s.BucketIsSource(t, "m", src)
-	runCLI(t, auditArgs([]string{"audit", "--dest", "s3://" + s.Bucket + "/m", "--state", db}, srv.URL)...).want(t, 0)
-	src.SetFault("/dataset1/res/*", fixtures.Fault{})
-	if got, want := heldRecords(t, st), reference(t, s, srv); !slices.Equal(got, want) {
-		t.Errorf("the state after the outage differs from an uninterrupted run's (%d records, %d)", len(got), len(want))
-	}
-	lateWriteRefused(t, st, "set:"+srv.URL+"dataset1/capabilitylist.xml")
+	assertTakenOver(t, "outage", s, db, st, src, srv)
 }
 
 // bucketHoldsTheState checks, record by record, that the bucket holds
