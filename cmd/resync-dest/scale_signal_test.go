@@ -14,9 +14,13 @@ import (
 // the job is left to run again (not failed), and the next worker fetches
 // exactly what was not recorded and ends as an uninterrupted run.
 func TestScaleWorkerSIGTERMStopsSavesAndResumes(t *testing.T) {
+	const signalLease = "60s"
 	src, srv := takeoverSource(t)
 	s, db, st, cfg := pgWorkers(t, src, srv)
-	a := startProc(t, s.Env(), "worker", "--state", db, "--config", cfg, "--lease", takeoverLease, "--log-level", "warn")
+	// A's lease is long: this test is about the drain, and a lease that
+	// lapses on a loaded machine stops the job itself (its transfers in
+	// flight cancelled, rightly not recorded). A releases it when it exits.
+	a := startProc(t, s.Env(), "worker", "--state", db, "--config", cfg, "--lease", signalLease, "--log-level", "warn")
 	waitUntil(t, "the worker recorded some resources", func() bool { return heldTotal(t, st) >= 30 })
 	a.cmd.Process.Signal(syscall.SIGTERM)
 	a.wantExit(t, exitSIGTERM)
