@@ -91,9 +91,23 @@ func (f Filter) Empty() bool {
 // Check returns nil when f takes the resource at uri of which nothing else
 // is known, else an error wrapping ErrLeftOut that names the pattern
 // deciding it. With collections, such a resource is left out: its
-// membership is unknown (a file held that the Source no longer lists), and
-// what is not known to be admitted is not touched.
+// membership is unknown (a file no set holds that the Source does not
+// list), and what is not known to be admitted is not touched.
 func (f Filter) Check(uri string) error { return f.CheckEntry(uri, nil) }
+
+// CheckHeld is Check for a resource the Source says nothing of now but
+// the state holds (h; nil when it holds nothing): a file held that the
+// Source no longer lists, a bare deletion, a failure retried. The
+// collection links recorded with it (h.Links, those of the entry that
+// brought the copy) say which collections it is a member of; a record
+// without any leaves its membership unknown, so it is left out as by
+// Check.
+func (f Filter) CheckHeld(uri string, h *Held) error {
+	if h == nil {
+		return f.Check(uri)
+	}
+	return f.CheckEntry(uri, h.Links)
+}
 
 // CheckEntry is Check for a resource whose entry or change carries links:
 // their rel="collection" links say which collections it is a member of.

@@ -67,6 +67,53 @@ func TestFilterCollections(t *testing.T) {
 	}
 }
 
+// A resource of which only the URI and the state's record are known is
+// judged by the collection links recorded with it; with no record, or a
+// record without any, its membership is unknown and it is left out.
+func TestFilterCheckHeld(t *testing.T) {
+	const (
+		agg1 = "http://example.com/aggregation/0601007"
+		agg2 = "http://example.com/set/b"
+		uri  = "http://example.com/res1"
+	)
+	held := func(links ...Link) *Held { return &Held{URI: uri, Path: "example.com/res1", Links: links} }
+	tests := []struct {
+		name        string
+		exclude     []string
+		collections []string
+		h           *Held
+		why         string // "" when taken
+	}{
+		{"no --collection, nothing held", nil, nil, nil, ""},
+		{"no --collection, a record in another collection", nil, nil, held(Link{Rel: RelCollection, Href: agg2}), ""},
+		{"recorded a member", nil, []string{agg1}, held(Link{Rel: RelDescribedBy, Href: "http://example.com/m"}, Link{Rel: RelCollection, Href: agg1}), ""},
+		{"recorded a member of any of them", nil, []string{agg2, agg1}, held(Link{Rel: RelCollection, Href: " " + agg1}), ""},
+		{"recorded a member of another collection", nil, []string{agg1}, held(Link{Rel: RelCollection, Href: agg2}), "names no --collection"},
+		{"a record without links: unknown, left out", nil, []string{agg1}, held(), "names no --collection"},
+		{"a record without collection links: unknown, left out", nil, []string{agg1}, held(Link{Rel: RelDescribedBy, Href: agg1}), "names no --collection"},
+		{"nothing held: unknown, left out", nil, []string{agg1}, nil, "names no --collection"},
+		{"both must admit: a recorded member excluded", []string{`res1$`}, []string{agg1}, held(Link{Rel: RelCollection, Href: agg1}), "--exclude"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := ParseFilter(nil, tt.exclude)
+			if err == nil {
+				f, err = f.InCollections(tt.collections)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = f.CheckHeld(uri, tt.h)
+			switch {
+			case tt.why == "" && err != nil:
+				t.Errorf("CheckHeld = %v, want nil", err)
+			case tt.why != "" && (!errors.Is(err, ErrLeftOut) || !strings.Contains(err.Error(), tt.why) || !strings.Contains(err.Error(), uri)):
+				t.Errorf("CheckHeld = %v, want ErrLeftOut naming %s and saying %q", err, uri, tt.why)
+			}
+		})
+	}
+}
+
 func TestInCollectionsErrors(t *testing.T) {
 	for _, c := range []string{"", "  ", "aggregation/0601007", "%zz"} {
 		_, err := Filter{}.InCollections([]string{"http://example.com/ok", c})
