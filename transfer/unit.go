@@ -53,6 +53,12 @@ type Unit struct {
 	// the entry or the changes naming it give them: what --collection
 	// (RunOptions.Filter) decides by, for a deletion too.
 	Collections []resourcesync.Link
+	// ByRecord: nothing the planner read says which collections the
+	// resource is a member of (a bare deletion no other change explains,
+	// a failure retried that no change names): the collection links
+	// recorded with the copy held decide (Filter.CheckHeld: Held's, else
+	// TwinHeld's, the record of the file at Path), not Collections.
+	ByRecord bool
 	// Companion: a resource fetched along with an entry's own (an
 	// alternate, a metadata record). It follows its resource: the filters
 	// do not judge it by its own URI; its planner sets LeftOut to what
@@ -169,10 +175,16 @@ func (o RunOptions) Companions(links []resourcesync.Link) []resourcesync.Link {
 
 // leftOut returns the error wrapping resourcesync.ErrLeftOut when the
 // filters leave u out, nil when they take it (a companion as its
-// resource).
+// resource). A unit ByRecord is judged once the engine looked up what
+// the state holds (prepare).
 func (o RunOptions) leftOut(u *Unit) error {
-	if u.Companion {
+	switch {
+	case u.Companion:
 		return u.LeftOut
+	case u.ByRecord && u.Held == nil && u.TwinHeld != nil:
+		return o.Filter.CheckHeld(u.URI, u.TwinHeld)
+	case u.ByRecord:
+		return o.Filter.CheckHeld(u.URI, u.Held)
 	}
 	return o.Filter.CheckEntry(u.URI, u.Collections)
 }
