@@ -55,10 +55,28 @@ func collections(bu *resourcesync.BacklogUnit) []resourcesync.Link {
 	return out
 }
 
+// byRecord reports whether the changes of bu say nothing of which
+// collections its resource is a member of: there is none (a failure
+// retried that no change names), or each is a deletion that carries no
+// collection link. The collection links the state recorded with the copy
+// held then decide (transfer.Unit.ByRecord). A created or updated change
+// without one says the resource is in no collection.
+func byRecord(bu *resourcesync.BacklogUnit) bool {
+	if bu.Final != nil && bu.Final.Change != resourcesync.ChangeDeleted {
+		return false
+	}
+	for _, p := range bu.Pending {
+		if p.Change != resourcesync.ChangeDeleted {
+			return false
+		}
+	}
+	return len(collections(bu)) == 0
+}
+
 // unit is the engine's work for one resource of the backlog.
 func (r *run) unit(bu *resourcesync.BacklogUnit) *transfer.Unit {
 	u := &transfer.Unit{URI: bu.URI, Settled: bu.Settled, Retry: bu.Retry, Gone: bu.Gone(),
-		Collections: collections(bu), Companion: bu.Final != nil && bu.Final.Companion}
+		Collections: collections(bu), ByRecord: byRecord(bu), Companion: bu.Final != nil && bu.Final.Companion}
 	switch final := bu.Final; {
 	case final == nil:
 		// A failure retried that no change names: nothing says which
@@ -158,13 +176,24 @@ func (r *run) guardDeletes(ctx context.Context) error {
 	}
 	var n, untracked int64
 	batch := make([]string, 0, guardBatch)
+	rec := make(map[string]bool) // of batch: judged by the state's record (byRecord)
 	count := func() error {
 		held, err := r.d.Store.HeldMany(ctx, r.set.ID, batch)
 		if err != nil {
 			return fmt.Errorf("look up the resources to delete: %w: %w", resourcesync.ErrLocal, err)
 		}
 		for _, uri := range batch {
-			if _, ok := held[uri]; ok {
+			h, ok := held[uri]
+			if rec[uri] {
+				var hp *resourcesync.Held
+				if ok {
+					hp = &h
+				}
+				if r.opts.Filter.CheckHeld(uri, hp) != nil {
+					continue // left out, as the engine will leave it
+				}
+			}
+			if ok {
 				n++
 				continue
 			}
@@ -178,11 +207,16 @@ func (r *run) guardDeletes(ctx context.Context) error {
 			}
 		}
 		batch = batch[:0]
+		clear(rec)
 		return nil
 	}
 	err := r.backlog.Deletions(func(bu resourcesync.BacklogUnit) error {
 		companion := bu.Final != nil && bu.Final.Companion // follows its resource, taken
-		if !companion && r.opts.Filter.CheckEntry(bu.URI, collections(&bu)) != nil {
+		switch {
+		case companion:
+		case byRecord(&bu):
+			rec[bu.URI] = true // judged once its record is looked up
+		case r.opts.Filter.CheckEntry(bu.URI, collections(&bu)) != nil:
 			return nil // left out: not deleted
 		}
 		if batch = append(batch, bu.URI); len(batch) < guardBatch {
