@@ -123,16 +123,17 @@ func (r *run) deletionCandidates(ctx context.Context) (cands []candidate, stale 
 			if !transfer.MayRemove(r.set.ID, holders, len(holders) > 0, roots.t, rel) {
 				return nil // another set's file
 			}
+			var held *resourcesync.Held
 			if len(holders) > 0 {
 				h, ok, err := r.d.Store.HeldAt(ctx, r.set.ID, rel)
 				if err != nil {
 					return err
 				}
 				if ok {
-					c.uri = h.URI
+					c.uri, held = h.URI, &h
 				}
 			}
-			if r.leftOut(rel, c.uri) {
+			if r.leftOut(rel, held) {
 				return nil
 			}
 			cands = append(cands, c)
@@ -163,7 +164,7 @@ func (r *run) deletionCandidates(ctx context.Context) (cands []candidate, stale 
 			if err != nil {
 				return err
 			}
-			if transfer.MayRemove(r.set.ID, holders, true, roots.t, h.Path) && !r.leftOut(h.Path, h.URI) {
+			if transfer.MayRemove(r.set.ID, holders, true, roots.t, h.Path) && !r.leftOut(h.Path, &h) {
 				cands = append(cands, candidate{path: h.Path, uri: h.URI})
 			}
 		}
@@ -210,25 +211,28 @@ type unmapper interface {
 }
 
 // leftOut reports whether the file at rel is of a resource the filters
-// leave out - by the URI the set holds it as, else by the URI the mapping
-// would store there - and so is kept, as rclone keeps excluded files.
-func (r *run) leftOut(rel, uri string) bool {
+// leave out - by the set's record of it (h: its URI, and its collection
+// links for --collection), else by the URI the mapping would store there,
+// whose membership is unknown - and so is kept, as rclone keeps excluded
+// files.
+func (r *run) leftOut(rel string, h *resourcesync.Held) bool {
 	if r.opts.Filter.Empty() {
 		return false
 	}
-	if uri == "" {
-		um, ok := r.d.Mirror.(unmapper)
-		if !ok {
-			return false
-		}
-		scheme := "http"
-		if u, err := url.Parse(r.set.CapabilityList); err == nil && u.Scheme == "https" {
-			scheme = "https"
-		}
-		var err error
-		if uri, err = um.URI(rel, scheme); err != nil {
-			return false
-		}
+	if h != nil {
+		return r.opts.Filter.CheckHeld(h.URI, h) != nil
+	}
+	um, ok := r.d.Mirror.(unmapper)
+	if !ok {
+		return false
+	}
+	scheme := "http"
+	if u, err := url.Parse(r.set.CapabilityList); err == nil && u.Scheme == "https" {
+		scheme = "https"
+	}
+	uri, err := um.URI(rel, scheme)
+	if err != nil {
+		return false
 	}
 	return r.opts.Filter.Check(uri) != nil
 }
