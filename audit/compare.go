@@ -198,7 +198,7 @@ func (m *merger) missing() {
 func (m *merger) outside() {
 	h := m.h
 	m.h, m.hok = m.nextHeld()
-	if m.a.tree.Contains(h.Path) || m.a.opts.Filter.Check(h.URI) != nil {
+	if m.a.tree.Contains(h.Path) || m.a.opts.Filter.CheckHeld(h.URI, &h) != nil {
 		return
 	}
 	info, err := m.a.d.Mirror.Stat(h.Path)
@@ -229,8 +229,11 @@ func (a *auditor) extra(ctx context.Context, rel string, rec *resourcesync.Held)
 	} else {
 		d.URI = a.uriOf(rel)
 	}
-	if d.URI != "" && a.opts.Filter.Check(d.URI) != nil {
-		return nil // left out by the filters: kept, as baseline --delete keeps it
+	if d.URI != "" && a.opts.Filter.CheckHeld(d.URI, rec) != nil {
+		// Left out by the filters (with --collection, by the collection
+		// links recorded with it; a file of no record has no known
+		// membership): kept, as baseline --delete keeps it.
+		return nil
 	}
 	a.col.extra(d)
 	return nil
