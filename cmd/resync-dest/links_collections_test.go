@@ -58,8 +58,9 @@ func newCollectionSource(t *testing.T, n int) *collectionSource {
 // deleted (by a change or baseline --delete) nor audited, and counted as
 // left out; both kinds of filter must admit a resource. A deletion is
 // judged by its own collection link, else by the resource's other
-// changes read in the same run; a file whose membership nothing tells is
-// left alone.
+// changes read in the same run, else - as a file the Source no longer
+// lists - by the collection links the state recorded with the copy; a
+// file whose membership nothing tells is left alone.
 func TestLinksCollections(t *testing.T) {
 	t.Parallel()
 	c := newCollectionSource(t, 7)
@@ -131,39 +132,66 @@ func TestLinksCollections(t *testing.T) {
 	}
 
 	// Deletions without the link: one of a resource whose update in the
-	// same run names collection A is applied; one alone is left alone
-	// (nothing tells the resource was a member).
+	// same run names collection A is applied; one alone is judged by the
+	// collection links the state recorded with the copy (the first
+	// baseline, without --collection, recorded every resource's): applied
+	// for a member of A, left out for one of B (as the deletion of res[6]
+	// above, whose record names no collection).
 	c.onDeletions.Store(false)
 	if err := src.Apply(src.At().Add(time.Second), fixtures.Mutation{Kind: fixtures.Update, Path: res[1].Path}); err != nil {
 		t.Fatal(err)
 	}
 	if err := src.Apply(src.At().Add(time.Second),
 		fixtures.Mutation{Kind: fixtures.Delete, Path: res[1].Path},
-		fixtures.Mutation{Kind: fixtures.Delete, Path: res[2].Path}); err != nil {
+		fixtures.Mutation{Kind: fixtures.Delete, Path: res[2].Path},
+		fixtures.Mutation{Kind: fixtures.Delete, Path: res[4].Path}); err != nil {
 		t.Fatal(err)
 	}
 	r = runCLI(t, args(append([]string{"incremental", "--dest", dest, "--json"}, del...), append(inA, srv.URL)...)...).want(t, 0)
-	if err := resultOf(r.stdout, &rep); err != nil || rep.Counts.Deleted != 1 || rep.Counts.LeftOut != 1 {
-		t.Errorf("counts %+v (%v), want 1 deleted, 1 left out", rep.Counts, err)
+	if err := resultOf(r.stdout, &rep); err != nil || rep.Counts.Deleted != 2 || rep.Counts.LeftOut != 1 {
+		t.Errorf("counts %+v (%v), want 2 deleted, 1 left out", rep.Counts, err)
 	}
 	if onDisk(t, dest, res[1].URI) != "" {
 		t.Errorf("a deletion without the link, of a resource its update names a member, was not applied")
 	}
-	if onDisk(t, dest, res[2].URI) != before[res[2].Path] {
-		t.Errorf("a deletion that says nothing of the collection deleted the file")
+	if onDisk(t, dest, res[2].URI) != "" {
+		t.Errorf("a deletion without the link, of a resource recorded a member, was not applied")
+	}
+	if onDisk(t, dest, res[4].URI) != before[res[4].Path] {
+		t.Errorf("a deletion without the link, of a resource recorded in another collection, deleted the file")
 	}
 
-	// baseline --delete: files the Source no longer lists have no known
-	// membership and are kept; audit does not count them extra.
-	runCLI(t, args(append([]string{"baseline", "--dest", dest}, del...), append(inA, srv.URL)...)...).want(t, 0)
-	for _, x := range []fixtures.ResourceInfo{res[2], res[3], res[4], res[6]} {
+	// A member held (its record names A) that the Source no longer lists
+	// is extra to audit --collection A and removed by baseline --delete
+	// --collection A, which keeps the files the Source no longer lists of
+	// B (res[3], res[4]) and of no collection (res[6]).
+	if err := src.Apply(src.At().Add(time.Second), fixtures.Mutation{Kind: fixtures.Create, Path: res[0].Path}); err != nil {
+		t.Fatal(err)
+	}
+	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+	if onDisk(t, dest, res[0].URI) == "" {
+		t.Fatalf("the member created again was not fetched")
+	}
+	if err := src.Apply(src.At().Add(time.Second), fixtures.Mutation{Kind: fixtures.Delete, Path: res[0].Path}); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, args([]string{"audit", "--dest", dest}, append(inA, srv.URL)...)...).want(t, exitDifferences)
+	contains(t, r.stdout, "1 extra")
+	r = runCLI(t, args(append([]string{"baseline", "--dest", dest, "--json"}, del...), append(inA, srv.URL)...)...).want(t, 0)
+	if err := resultOf(r.stdout, &rep); err != nil || rep.Counts.Deleted != 1 {
+		t.Errorf("baseline --delete --collection: counts %+v (%v), want 1 deleted", rep.Counts, err)
+	}
+	if onDisk(t, dest, res[0].URI) != "" {
+		t.Errorf("baseline --delete --collection kept a member the Source no longer lists")
+	}
+	for _, x := range []fixtures.ResourceInfo{res[3], res[4], res[6]} {
 		if onDisk(t, dest, x.URI) != before[x.Path] {
-			t.Errorf("baseline --delete --collection changed %s", x.Path)
+			t.Errorf("baseline --delete --collection changed %s (collection %q)", x.Path, c.members[x.Path])
 		}
 	}
 	runCLI(t, args([]string{"audit", "--dest", dest}, append(inA, srv.URL)...)...).want(t, 0)
 	r = runCLI(t, args([]string{"audit", "--dest", dest}, srv.URL)...).want(t, exitDifferences)
-	contains(t, r.stdout, "3 extra", "1 changed")
+	contains(t, r.stdout, "3 extra")
 }
 
 // The resources fetched along with an entry's own (--with-metadata,
