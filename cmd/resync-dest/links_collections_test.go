@@ -292,3 +292,68 @@ sources:
 		}
 	}
 }
+
+// A failure retried that no change of the run names is judged under
+// --collection by the collection links the state recorded with the copy
+// held: a member's is retried, another collection's left out (and still
+// recorded as a failure, for a run that takes it).
+func TestLinksCollectionsRetried(t *testing.T) {
+	t.Parallel()
+	c := newCollectionSource(t, 6)
+	src, srv := c.src, c.srv
+	res := src.Resources(0)
+	dest := t.TempDir()
+	runCLI(t, "baseline", "--dest", dest, srv.URL).want(t, 0) // records every resource's links
+	before := map[string]string{}
+	for _, x := range res {
+		before[x.Path] = onDisk(t, dest, x.URI)
+	}
+	// res[0] (collection A) and res[3] (B) change, and their fetches fail.
+	for _, x := range []fixtures.ResourceInfo{res[0], res[3]} {
+		src.SetFault(x.Path, fixtures.Fault{Status: []int{404, 404, 404, 404}})
+	}
+	if err := src.Apply(src.At().Add(time.Second),
+		fixtures.Mutation{Kind: fixtures.Update, Path: res[0].Path},
+		fixtures.Mutation{Kind: fixtures.Update, Path: res[3].Path}); err != nil {
+		t.Fatal(err)
+	}
+	runCLI(t, "baseline", "--dest", dest, srv.URL).want(t, exitPartial)
+	src.ClearFaults()
+	// The Change List after the second baseline names neither.
+	src.SetRaw("/dataset1/changelist.xml", "application/xml", []byte(`<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+<rs:md capability="changelist" from="`+resourcesync.FormatDatetime(src.At())+`"/>
+</urlset>
+`))
+	// runIncremental runs an incremental sync and returns its counts and
+	// how many resources it retried.
+	runIncremental := func(flags ...string) (resourcesync.Counts, int64) {
+		t.Helper()
+		var rep struct {
+			Counts resourcesync.Counts `json:"counts"`
+			Sets   []struct {
+				Incremental struct {
+					Retried int64 `json:"retried"`
+				} `json:"incremental"`
+			} `json:"sets"`
+		}
+		r := runCLI(t, args(append([]string{"incremental", "--dest", dest, "--json"}, flags...), srv.URL)...).want(t, 0)
+		if err := resultOf(r.stdout, &rep); err != nil || len(rep.Sets) != 1 {
+			t.Fatalf("%v: %s", err, r.stdout)
+		}
+		return rep.Counts, rep.Sets[0].Incremental.Retried
+	}
+	if counts, retried := runIncremental("--collection", collA); retried != 2 || counts.Updated != 1 || counts.LeftOut != 1 {
+		t.Errorf("counts %+v, retried %d; want 2 retried: 1 updated, 1 left out", counts, retried)
+	}
+	if onDisk(t, dest, res[0].URI) == before[res[0].Path] {
+		t.Errorf("the failure of a member was not retried")
+	}
+	if onDisk(t, dest, res[3].URI) != before[res[3].Path] {
+		t.Errorf("the failure of a resource of another collection was retried")
+	}
+	// Without --collection it is retried.
+	if counts, retried := runIncremental(); retried != 1 || counts.Updated != 1 || counts.LeftOut != 0 {
+		t.Errorf("without --collection: counts %+v, retried %d; want 1 retried, updated", counts, retried)
+	}
+}
