@@ -23,12 +23,7 @@ func TestExtraByRecordedCollection(t *testing.T) {
 	h := newHarness(t, func(s *fixtures.Spec) { s.Resources = 6 })
 	res := h.Src.Resources(0)
 	member := map[string]string{res[0].Path: collA, res[3].Path: collA, res[1].Path: collB}
-	h.Src.SetLinks(func(s fixtures.LinkSite) []resourcesync.Link {
-		if c := member[s.Path]; c != "" {
-			return []resourcesync.Link{{Rel: resourcesync.RelCollection, Href: c}}
-		}
-		return nil
-	})
+	h.Src.SetLinks(fixtures.CollectionLinks(member, false))
 	h.baseline(0, nil) // records every resource's collection link
 	if err := h.Src.Apply(h.Src.At().Add(time.Second),
 		fixtures.Mutation{Kind: fixtures.Delete, Path: res[0].Path},

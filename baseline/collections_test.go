@@ -23,12 +23,7 @@ func TestDeletePassByRecordedCollection(t *testing.T) {
 	h := newHarness(t, func(s *fixtures.Spec) { s.Resources = 10 })
 	rs := h.Src.Resources(0)
 	member := map[string]string{rs[0].Path: collA, rs[1].Path: collA, rs[2].Path: collB, rs[3].Path: collB}
-	h.Src.SetLinks(func(s fixtures.LinkSite) []resourcesync.Link {
-		if c := member[s.Path]; c != "" {
-			return []resourcesync.Link{{Rel: resourcesync.RelCollection, Href: c}}
-		}
-		return nil
-	})
+	h.Src.SetLinks(fixtures.CollectionLinks(member, false))
 	h.mustRun(nil) // records every resource's collection link
 	if err := h.Src.Apply(h.Src.At().Add(time.Hour),
 		fixtures.Mutation{Kind: fixtures.Delete, Path: rs[0].Path},

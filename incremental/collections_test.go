@@ -24,12 +24,8 @@ func TestDeletionsByRecordedCollection(t *testing.T) {
 	h := newHarness(t, func(s *fixtures.Spec) { s.Resources = 10 })
 	rs := h.Src.Resources(0)
 	member := map[string]string{rs[0].Path: collA, rs[1].Path: collA, rs[2].Path: collB, rs[3].Path: collB}
-	h.Src.SetLinks(func(s fixtures.LinkSite) []resourcesync.Link {
-		if c := member[s.Path]; c != "" && s.Change != resourcesync.ChangeDeleted {
-			return []resourcesync.Link{{Rel: resourcesync.RelCollection, Href: c}}
-		}
-		return nil // deletions are bare
-	})
+	h.Src.SetLinks(fixtures.CollectionLinks(member, true)) // deletions are bare
+
 	h.baseline() // records every resource's collection link
 	if err := h.Src.Apply(h.Src.At().Add(time.Second),
 		fixtures.Mutation{Kind: fixtures.Delete, Path: rs[0].Path},
