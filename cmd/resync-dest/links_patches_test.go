@@ -26,17 +26,7 @@ func TestLinksPatches(t *testing.T) {
 	src, srv := served(t, func(s *fixtures.Spec) { s.Resources = 2 })
 	canary := fixtures.NewCanary(t)
 	names := []string{"good", "rs-type", "bad", "wrong", "unknown", "tampered", "far"}
-	path := func(name string) string { return "/dataset1/res/doc/" + name + ".json" }
-	var creates, updates []fixtures.Mutation
-	for _, n := range names {
-		creates = append(creates, fixtures.Mutation{Kind: fixtures.Create, Path: path(n), Size: 2000})
-		updates = append(updates, fixtures.Mutation{Kind: fixtures.Update, Path: path(n)})
-	}
-	if err := src.Apply(src.At().Add(time.Second), creates...); err != nil {
-		t.Fatal(err)
-	}
-	dest := t.TempDir()
-	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+	path, updates, dest := jsonDocsBaselined(t, src, srv, names)
 
 	const notApplying = "/dataset1/patches/bad.json-patch"
 	src.SetRaw(notApplying, "application/json-patch+json", []byte(`[{"op":"remove","path":"/nothing/here"}]`))
@@ -125,17 +115,7 @@ func TestLinksPatchesChangeDump(t *testing.T) {
 	t.Parallel()
 	src, srv := served(t, func(s *fixtures.Spec) { s.Resources = 2; s.ChangeDump = true })
 	names := []string{"good", "whole", "bad", "escape"}
-	path := func(name string) string { return "/dataset1/res/doc/" + name + ".json" }
-	var creates, updates []fixtures.Mutation
-	for _, n := range names {
-		creates = append(creates, fixtures.Mutation{Kind: fixtures.Create, Path: path(n), Size: 2000})
-		updates = append(updates, fixtures.Mutation{Kind: fixtures.Update, Path: path(n)})
-	}
-	if err := src.Apply(src.At().Add(time.Second), creates...); err != nil {
-		t.Fatal(err)
-	}
-	dest := t.TempDir()
-	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+	path, updates, dest := jsonDocsBaselined(t, src, srv, names)
 	src.SetDumpPatches(func(s fixtures.LinkSite) fixtures.DumpPatch {
 		dp := fixtures.DumpPatch{Patch: true, NoBitstream: true}
 		switch s.Path {
@@ -190,4 +170,24 @@ func TestLinksPatchesChangeDump(t *testing.T) {
 	if n := src.Count(path("good")).Bodies; n != 0 {
 		t.Errorf("sync --via dump: %d GETs of <loc>, want 0", n)
 	}
+}
+
+// jsonDocsBaselined publishes a JSON document of 2,000 bytes per name
+// (the fixture's patchable resources) and baselines the Source into a new
+// mirror; it returns where each name's document is, an update of each
+// (to apply when the patches are set up) and the mirror.
+func jsonDocsBaselined(t *testing.T, src *fixtures.Source, srv *fixtures.Server, names []string) (path func(string) string, updates []fixtures.Mutation, dest string) {
+	t.Helper()
+	path = func(name string) string { return "/dataset1/res/doc/" + name + ".json" }
+	var creates []fixtures.Mutation
+	for _, n := range names {
+		creates = append(creates, fixtures.Mutation{Kind: fixtures.Create, Path: path(n), Size: 2000})
+		updates = append(updates, fixtures.Mutation{Kind: fixtures.Update, Path: path(n)})
+	}
+	if err := src.Apply(src.At().Add(time.Second), creates...); err != nil {
+		t.Fatal(err)
+	}
+	dest = t.TempDir()
+	runCLI(t, args([]string{"baseline", "--dest", dest}, srv.URL)...).want(t, 0)
+	return path, updates, dest
 }
