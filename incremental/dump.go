@@ -145,7 +145,7 @@ func (r *run) packageChanges(ctx context.Context, p *transfer.Package) error {
 				break
 			}
 			pos++
-			if err := r.addManifestEntry(p.CopyURL, e, pos); err != nil {
+			if err := r.addManifestEntry(ctx, p.CopyURL, e, pos); err != nil {
 				return err
 			}
 		}
@@ -170,7 +170,7 @@ func (r *run) packageChanges(ctx context.Context, p *transfer.Package) error {
 		return err
 	}
 	for _, m := range members {
-		if err := r.addManifestEntry(p.Ref.Loc+"#manifest.xml", m.Entry, m.Position); err != nil {
+		if err := r.addManifestEntry(ctx, p.Ref.Loc+"#manifest.xml", m.Entry, m.Position); err != nil {
 			return err
 		}
 	}
@@ -180,7 +180,7 @@ func (r *run) packageChanges(ctx context.Context, p *transfer.Package) error {
 // addManifestEntry adds one entry of a package's manifest (or its copy),
 // at 1-based position pos. A change
 // without a time is an error naming doc.
-func (r *run) addManifestEntry(doc string, e *resourcesync.Entry, pos int) error {
+func (r *run) addManifestEntry(ctx context.Context, doc string, e *resourcesync.Entry, pos int) error {
 	t := e.Time()
 	if t.IsZero() {
 		return &resourcesync.ParseError{Doc: doc, Line: e.Line, Entry: pos,
@@ -188,7 +188,7 @@ func (r *run) addManifestEntry(doc string, e *resourcesync.Entry, pos int) error
 	}
 	// One dated before the cursor too: add tells a change listed out of
 	// order from one applied.
-	return r.add(resourcesync.ChangeEntry{Entry: e, List: doc, Position: pos, Time: t})
+	return r.add(ctx, resourcesync.ChangeEntry{Entry: e, List: doc, Position: pos, Time: t})
 }
 
 // dumpLinks are the links of a Change Dump manifest entry of a change of

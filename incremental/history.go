@@ -86,6 +86,10 @@ func (r *run) load(ctx context.Context) error {
 	} else {
 		err = r.readHistory(ctx)
 	}
+	if err == nil {
+		err = r.flushBare(ctx)
+	}
+	r.bare.pending = r.bare.pending[:0]
 	if n := r.hist.misdated; n > misdatedNamed && r.opts.Condition == nil {
 		r.d.Log.Warn().Str("uri", r.set.doc()).Int64("changes", n).
 			Msgf("%d changes in all were dated outside their list's interval or after this run's time (%d named above); each was applied, and held the cursor at its list's bound", n, misdatedNamed)
@@ -126,7 +130,7 @@ func (r *run) readHistory(ctx context.Context) error {
 			return nil
 		},
 		Change: func(_ *resourcesync.ChangeListPart, c resourcesync.ChangeEntry) error {
-			return r.add(c)
+			return r.add(ctx, c)
 		},
 		EndList: func(p *resourcesync.ChangeListPart) error {
 			h.lists[len(h.lists)-1].skipped += p.Skipped
@@ -165,7 +169,7 @@ func (r *run) readHistory(ctx context.Context) error {
 // chronological order (resync-build dates a deletion with the deleted
 // file's old lastmod) listed it after the cursor had passed its date. It
 // goes to the backlog then, and the planner decides (outOfOrder).
-func (r *run) add(c resourcesync.ChangeEntry) error {
+func (r *run) add(ctx context.Context, c resourcesync.ChangeEntry) error {
 	h := r.hist
 	ls := &h.lists[len(h.lists)-1]
 	t := c.Time
@@ -234,6 +238,9 @@ func (r *run) add(c resourcesync.ChangeEntry) error {
 	// --with-metadata) change with it: created, updated to what the link
 	// says, or deleted - only when the filters take it (a companion
 	// follows its resource; one left out is not touched).
+	if r.wantsCompanions(p, c.Links) {
+		return r.addBare(ctx, p) // the state knows what went along with it
+	}
 	if r.opts.Filter.CheckEntry(c.Loc, c.Links) != nil {
 		return nil
 	}

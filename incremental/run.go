@@ -72,6 +72,7 @@ type run struct {
 	backlog  Backlog
 	ledger   *ledger
 	archived []archivedList // lists of the archive read before the history (catchUp)
+	bare     bareDeletions  // of the list being read, to look up in the state
 }
 
 func (r *run) run(ctx context.Context) error {

@@ -10,9 +10,12 @@ import (
 // recordedRels are the relations of the links a Destination records with
 // a resource, as facts about it rather than places to fetch from: its
 // metadata (§14.5: describedby, describes, and the profile of a metadata
-// record), its collections (§14.7), its generic URI (§14.3: canonical)
-// and its provenance when republished (§14.8: via).
-var recordedRels = []string{RelDescribedBy, RelDescribes, RelCollection, RelProfile, RelCanonical, RelVia}
+// record), its alternate representations and generic URI (§14.3:
+// alternate, canonical), its collections (§14.7) and its provenance when
+// republished (§14.8: via). The metadata records and alternates a run
+// fetched along with the resource are deleted with it by their record
+// when the deletion's entry does not name them.
+var recordedRels = []string{RelDescribedBy, RelDescribes, RelAlternate, RelCollection, RelProfile, RelCanonical, RelVia}
 
 // Recorded returns the links of an entry a Destination records with its
 // copy of the resource, in document order, a link given twice once; nil

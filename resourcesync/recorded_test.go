@@ -28,7 +28,7 @@ func TestRecorded(t *testing.T) {
 	for _, l := range got {
 		rels = append(rels, l.Rel)
 	}
-	want := []string{RelVia, RelCollection, RelDescribedBy, RelDescribes, RelProfile, RelCanonical}
+	want := []string{RelVia, RelCollection, RelDescribedBy, RelAlternate, RelDescribes, RelProfile, RelCanonical}
 	if !reflect.DeepEqual(rels, want) {
 		t.Fatalf("Recorded rels = %q, want %q", rels, want)
 	}

@@ -51,8 +51,13 @@ func (c *companionSource) link(rel, p, typ string) resourcesync.Link {
 		Hash: resourcesync.Fixity{{Alg: resourcesync.AlgMD5, Hex: hex.EncodeToString(sum[:])}}}
 }
 
-func newCompanionSource(t *testing.T) *companionSource {
-	src, srv := served(t, func(s *fixtures.Spec) { s.Resources = 3 })
+func newCompanionSource(t *testing.T, mods ...func(*fixtures.Spec)) *companionSource {
+	src, srv := served(t, func(s *fixtures.Spec) {
+		s.Resources = 3
+		for _, m := range mods {
+			m(s)
+		}
+	})
 	c := &companionSource{src: src, srv: srv, vers: map[string]int{}}
 	for _, r := range src.Resources(0) {
 		for _, k := range []string{"pdf", "html", "xml"} {
@@ -163,5 +168,53 @@ func TestLinksAlternatesAndMetadata(t *testing.T) {
 	contains(t, r.stdout, src.URI(bad))
 	if _, ok := c.file(t, dest2, bad); ok {
 		t.Errorf("a companion with wrong bytes was stored")
+	}
+}
+
+// A deletion whose entry carries no links - as most Sources write one -
+// deletes the alternate and the metadata record fetched with its
+// resource all the same: the state recorded their links with the copy
+// held (§14.3, §14.5). The other resources keep theirs, and the mirror
+// ends as an audit with the same flags expects. Through a Change List and
+// a Change Dump alike.
+func TestLinksBareDeletionDeletesCompanions(t *testing.T) {
+	t.Parallel()
+	for _, via := range []string{"list", "dump"} {
+		t.Run(via, func(t *testing.T) {
+			t.Parallel()
+			c := newCompanionSource(t, func(s *fixtures.Spec) { s.ChangeDump = via == "dump" })
+			src, srv := c.src, c.srv
+			res := src.Resources(0)
+			src.SetLinks(func(s fixtures.LinkSite) []resourcesync.Link {
+				if s.Change == resourcesync.ChangeDeleted {
+					return nil // bare, as resync-simulator writes a deletion
+				}
+				return []resourcesync.Link{
+					c.link(resourcesync.RelAlternate, companionPath(s.Path, "pdf"), "application/pdf"),
+					c.link(resourcesync.RelDescribedBy, companionPath(s.Path, "xml"), "application/xml"),
+				}
+			})
+			dest := t.TempDir()
+			flags := []string{"--alternate", "application/pdf", "--with-metadata"}
+			runCLI(t, args(append([]string{"baseline", "--dest", dest}, flags...), srv.URL)...).want(t, 0)
+			for _, k := range []string{"pdf", "xml"} {
+				if _, ok := c.file(t, dest, companionPath(res[1].Path, k)); !ok {
+					t.Fatalf("the baseline did not fetch the %s of %s", k, res[1].Path)
+				}
+			}
+			if err := src.Apply(src.At().Add(time.Second), fixtures.Mutation{Kind: fixtures.Delete, Path: res[1].Path}); err != nil {
+				t.Fatal(err)
+			}
+			runCLI(t, args(append([]string{"incremental", "--dest", dest, "--delete", "--max-delete", "100%", "--via", via}, flags...), srv.URL)...).want(t, 0)
+			for _, k := range []string{"pdf", "xml"} {
+				if _, ok := c.file(t, dest, companionPath(res[1].Path, k)); ok {
+					t.Errorf("the %s of %s, deleted by a bare change, is still there", k, res[1].Path)
+				}
+				if _, ok := c.file(t, dest, companionPath(res[0].Path, k)); !ok {
+					t.Errorf("the %s of %s, not deleted, is gone", k, res[0].Path)
+				}
+			}
+			runCLI(t, args(append([]string{"audit", "--dest", dest}, flags...), srv.URL)...).want(t, 0)
+		})
 	}
 }

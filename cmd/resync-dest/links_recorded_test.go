@@ -72,8 +72,9 @@ func TestLinksRecorded(t *testing.T) {
 	canon := resourcesync.Link{Rel: resourcesync.RelCanonical, Href: "http://example.com/res1"}
 	via := resourcesync.Link{Rel: resourcesync.RelVia, Href: "http://original.example.com/res1.html", Modified: modified,
 		Hash: md5, Length: 8876, HasLength: true, Type: "text/html"}
-	// Acted on or ignored, never recorded: an alternate not asked for, a
-	// mirror on a host not allowed.
+	// An alternate is recorded, asked for or not (a deletion without links
+	// deletes the one fetched with its resource by it); a mirror, acted on
+	// or ignored, never is.
 	alt := resourcesync.Link{Rel: resourcesync.RelAlternate, Href: src.URI("/dataset1/alt/r0.pdf"), Type: "application/pdf"}
 	dup := resourcesync.Link{Rel: resourcesync.RelDuplicate, Href: "http://mirror.example.com/r0", Pri: 1}
 	serve := func(links map[string][]resourcesync.Link, versioned func(fixtures.LinkSite) []resourcesync.Link) {
@@ -105,7 +106,7 @@ func TestLinksRecorded(t *testing.T) {
 		}
 		return doc
 	}
-	wantLinks("baseline", res[0].URI, meta, coll)
+	wantLinks("baseline", res[0].URI, meta, coll, alt)
 	doc := wantLinks("baseline", res[1].URI, via)
 	if l := doc.Records[0].Links[0]; l.Hash != via.Hash.String() || l.Length == nil || *l.Length != 8876 ||
 		!l.Modified.Equal(modified) || l.Type != "text/html" || !reflect.DeepEqual(doc.Records[0].Provenance, []string{via.Href}) {
