@@ -29,15 +29,10 @@ func (r *run) wantsCompanions(p resourcesync.Pending, entryLinks []resourcesync.
 		len(r.opts.Companions(entryLinks)) == 0
 }
 
-// addBare keeps a bare deletion for the lookup; it first looks up those
-// of an earlier list.
+// addBare keeps a bare deletion for the lookup (add has looked up those
+// of an earlier list before it added this list's first change).
 func (r *run) addBare(ctx context.Context, p resourcesync.Pending) error {
 	b := &r.bare
-	if len(b.pending) > 0 && b.list != p.List {
-		if err := r.flushBare(ctx); err != nil {
-			return err
-		}
-	}
 	b.list = p.List
 	b.pending = append(b.pending, p)
 	if len(b.pending) >= bareBatch {

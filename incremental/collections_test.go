@@ -72,12 +72,7 @@ func TestRetryByRecordedCollection(t *testing.T) {
 	h := newHarness(t, func(s *fixtures.Spec) { s.Resources = 6 })
 	rs := h.Src.Resources(0)
 	member := map[string]string{rs[0].Path: collA, rs[1].Path: collB}
-	h.Src.SetLinks(func(s fixtures.LinkSite) []resourcesync.Link {
-		if c := member[s.Path]; c != "" {
-			return []resourcesync.Link{{Rel: resourcesync.RelCollection, Href: c}}
-		}
-		return nil
-	})
+	h.Src.SetLinks(fixtures.CollectionLinks(member, false))
 	h.baseline() // records every resource's collection link
 	var muts []fixtures.Mutation
 	for _, r := range rs[:3] {

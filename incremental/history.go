@@ -216,6 +216,12 @@ func (r *run) add(ctx context.Context, c resourcesync.ChangeEntry) error {
 	}
 	// A deletion's collection links too: --collection decides by them.
 	p.Links = append(p.Links, resourcesync.Collections(c.Links)...)
+	if len(r.bare.pending) > 0 && r.bare.list != p.List {
+		// The backlog takes a list's changes before the next one's.
+		if err := r.flushBare(ctx); err != nil {
+			return err
+		}
+	}
 	if early {
 		added, err := r.backlog.AddUnapplied(p)
 		if err != nil {
