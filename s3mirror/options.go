@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/resync-dest/resync-dest/mirror"
 )
@@ -139,8 +140,10 @@ func ParseURL(s string) (Location, error) {
 			continue
 		case e == "." || e == "..":
 			return Location{}, fmt.Errorf("%q: the prefix may not contain %q", s, e)
-		case strings.IndexByte(e, 0) >= 0:
-			return Location{}, fmt.Errorf("%q: the prefix contains NUL", s)
+		case strings.ContainsFunc(e, unicode.IsControl):
+			// NUL, a newline ...: no key should carry one, and the URL
+			// written back (Location.String) would not parse.
+			return Location{}, fmt.Errorf("%q: the prefix contains a control character", s)
 		case e == ".resync-dest":
 			return Location{}, fmt.Errorf("%q: the prefix may not contain .resync-dest, which a mirror reserves", s)
 		}
