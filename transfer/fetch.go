@@ -59,14 +59,13 @@ func (w *worker) fetch(ctx context.Context, res result, conditional bool) (resul
 				_ = e.job.Breaker.Note(u.URI, nil)
 			}
 			switch o := o.(type) {
-			case *mirror:
-				res.mirrorBytes = got.Bytes
-				// The mirror's validators say nothing of the Source's copy.
+			case *linkOrigin:
+				// Its validators say nothing of the Source's copy.
 				got.Held.ETag, got.Held.LastModified = "", ""
-				e.d.Log.Debug().Str("uri", u.URI).Str("mirror", o.href).Int64("bytes", got.Bytes).Msg("fetched from a mirror")
-			case *mementoOrigin:
-				got.Held.ETag, got.Held.LastModified = "", "" // the memento's, not <loc>'s
-				e.d.Log.Debug().Str("uri", u.URI).Str("memento", o.href).Int64("bytes", got.Bytes).Msg("fetched the version announced from its memento")
+				if o.what == "mirror" {
+					res.mirrorBytes = got.Bytes
+				}
+				e.d.Log.Debug().Str("uri", u.URI).Str(o.what, o.href).Int64("bytes", got.Bytes).Msg("fetched from the " + o.what)
 			case *patch:
 				res.patched, res.patchBytes = true, o.fetched
 				got.Held.ETag, got.Held.LastModified = "", "" // the copy patched is no longer the one they named
@@ -88,7 +87,7 @@ func (w *worker) fetch(ctx context.Context, res result, conditional bool) (resul
 			if _, ok := o.(*patch); ok {
 				res.patchFailed = true
 				e.d.Log.Warn().Str("uri", u.URI).Err(err).Msg("patch not applied; fetching the whole resource")
-			} else if _, ok := o.(*mementoOrigin); ok {
+			} else if l, ok := o.(*linkOrigin); ok && l.what == "memento" {
 				failedMemento = err.Error()
 				e.d.Log.Warn().Str("uri", u.URI).Err(err).Msg("memento failed")
 			} else {

@@ -19,38 +19,13 @@ type Memento struct {
 	Version resourcesync.Version
 }
 
-// mementoOrigin is an Origin: the version a change announces, at its
-// time-specific URI - stable when <loc> has changed again since, as it
-// has when a run catches up. It is tried after <loc>, verified against
-// the unit's own hash like <loc>'s copy. Every failure of it is
-// ErrUnusable.
-type mementoOrigin struct {
-	href      string
-	anonymous bool
-	source    Fetcher
-}
-
-func (m *mementoOrigin) Open(context.Context) (Fetcher, error) { return m, nil }
-func (m *mementoOrigin) Release()                              {}
-
-// Download fetches the memento into dst, once and unconditionally (the
-// validators held are <loc>'s).
-func (m *mementoOrigin) Download(ctx context.Context, f resourcesync.Fetch, dst resourcesync.Sink) (resourcesync.Fetched, error) {
-	f.URL, f.Anonymous, f.Once, f.ETag, f.LastModified = m.href, m.anonymous, true, "", ""
-	got, err := m.source.Download(ctx, f, dst)
-	if err != nil {
-		return got, &originError{what: "memento", href: m.href, err: err}
-	}
-	return got, nil
-}
-
 // otherHost reports whether href is on another host than uri: the
 // credentials given for the Source (--header) are sent to a memento on
 // the resource's own host only, as they are never sent to a mirror's.
 func otherHost(href, uri string) bool {
 	h, err1 := url.Parse(href)
 	u, err2 := url.Parse(uri)
-	return err1 != nil || err2 != nil || !strings.EqualFold(h.Host, u.Host) || !strings.EqualFold(h.Scheme, u.Scheme)
+	return err1 != nil || err2 != nil || !strings.EqualFold(h.Scheme, u.Scheme) || resourcesync.HostPort(h) != resourcesync.HostPort(u)
 }
 
 // mementos returns the origin of the unit's wanted version at its
@@ -64,7 +39,7 @@ func (w *worker) mementos(u *Unit) []Origin {
 	if !m.Version.Fixity.Agrees(u.Want.Fixity) || w.e.o.Scope.Check(m.Link.Href) != nil {
 		return nil
 	}
-	return []Origin{&mementoOrigin{href: m.Link.Href, anonymous: otherHost(m.Link.Href, u.URI), source: w.e.d.Fetcher}}
+	return []Origin{&linkOrigin{what: "memento", href: m.Link.Href, anonymous: otherHost(m.Link.Href, u.URI), source: w.e.d.Fetcher}}
 }
 
 // keepMementos keeps, with --keep-versions, each version the unit's

@@ -31,26 +31,30 @@ func ParseMirrorMode(s string) (MirrorMode, error) {
 	return "", fmt.Errorf("--mirrors %q: want off, fallback or prefer", s)
 }
 
-// mirror is an Origin: a copy of a unit's resource at another URL, read
-// with the Source's client but without the credentials given for the
-// Source, and verified against the unit's own hash and length like the
-// Source's copy. Every failure of it is ErrUnusable: the next mirror, or
-// the Source, is tried.
-type mirror struct {
-	href   string
-	source Fetcher
+// linkOrigin is an Origin at a URL a link of the entry names: one of
+// the resource's mirrors (rel="duplicate", §14.2) or the memento of the
+// version wanted (§14.6). It is read with the Source's client, once, with
+// none of the validators held (they are <loc>'s), and - on another host
+// than the resource's - without the credentials given for the Source;
+// its copy is verified against the unit's own hash and length like the
+// Source's. Every failure of it is ErrUnusable: the next origin, or the
+// Source, is tried.
+type linkOrigin struct {
+	what      string // "mirror" or "memento", as errors and logs name it
+	href      string
+	anonymous bool
+	source    Fetcher
 }
 
-func (m *mirror) Open(context.Context) (Fetcher, error) { return m, nil }
-func (m *mirror) Release()                              {}
+func (o *linkOrigin) Open(context.Context) (Fetcher, error) { return o, nil }
+func (o *linkOrigin) Release()                              {}
 
-// Download fetches the mirror's copy into dst, unconditionally (the
-// validators held are the Source's).
-func (m *mirror) Download(ctx context.Context, f resourcesync.Fetch, dst resourcesync.Sink) (resourcesync.Fetched, error) {
-	f.URL, f.Anonymous, f.Once, f.ETag, f.LastModified = m.href, true, true, "", ""
-	got, err := m.source.Download(ctx, f, dst)
+// Download fetches the origin's copy into dst, once and unconditionally.
+func (o *linkOrigin) Download(ctx context.Context, f resourcesync.Fetch, dst resourcesync.Sink) (resourcesync.Fetched, error) {
+	f.URL, f.Anonymous, f.Once, f.ETag, f.LastModified = o.href, o.anonymous, true, "", ""
+	got, err := o.source.Download(ctx, f, dst)
 	if err != nil {
-		return got, &originError{what: "mirror", href: m.href, err: err}
+		return got, &originError{what: o.what, href: o.href, err: err}
 	}
 	return got, nil
 }
@@ -69,7 +73,7 @@ func (w *worker) mirrors(u *Unit) []Origin {
 			w.e.d.Log.Debug().Str("uri", u.URI).Str("mirror", l.Href).Err(err).Msg("mirror not fetched: its host is not allowed (--allow-host)")
 			continue
 		}
-		out = append(out, &mirror{href: l.Href, source: w.e.d.Fetcher})
+		out = append(out, &linkOrigin{what: "mirror", href: l.Href, anonymous: true, source: w.e.d.Fetcher})
 	}
 	return out
 }
