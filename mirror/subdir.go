@@ -3,6 +3,7 @@ package mirror
 import (
 	"io/fs"
 	"os"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -77,4 +78,41 @@ func joinName(dir, name string) string {
 		return dir + name
 	}
 	return dir + string(os.PathSeparator) + name
+}
+
+// holdsAnEntry reports whether the directory open as c lists an entry
+// besides "." and "..", reading a few entries at a time; ok is false when
+// it cannot tell. os.File.ReadDir(1) asks getdents(2) for 8 KiB: in a
+// directory of thousands, each deletion asking whether it emptied its
+// directory paid for ~200 entries - measured, a fifth of the CPU time of
+// a backlog of 180,000 changes (a third of them deletions) on tmpfs.
+func holdsAnEntry(c syscall.Conn) (held, ok bool) {
+	rc, err := c.SyscallConn()
+	if err != nil {
+		return false, false
+	}
+	// 512 bytes: "." and ".." and at least one entry of the longest name
+	// (a record is 19 bytes, the name and a NUL, aligned to 8: 280).
+	var buf [512]byte
+	if rc.Control(func(fd uintptr) {
+		for {
+			n, err := unix.Getdents(int(fd), buf[:])
+			switch {
+			case err == unix.EINTR:
+				continue
+			case err != nil:
+				return
+			case n <= 0:
+				ok = true // the end: nothing but "." and ".."
+				return
+			}
+			if _, found, _ := unix.ParseDirent(buf[:n], 1, nil); found > 0 {
+				held, ok = true, true
+				return
+			}
+		}
+	}) != nil {
+		return false, false
+	}
+	return held, ok
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/resync-dest/resync-dest/resourcesync"
@@ -523,6 +524,11 @@ func (m *Mirror) holdsEntries(dir string) bool {
 		return false
 	}
 	defer f.Close()
+	if c, ok := f.(syscall.Conn); ok {
+		if held, ok := holdsAnEntry(c); ok {
+			return held
+		}
+	}
 	d, ok := f.(interface {
 		ReadDir(n int) ([]fs.DirEntry, error)
 	})
