@@ -56,7 +56,7 @@ func (db *DB) Repath(ctx context.Context, moves []resourcesync.Moved) error {
 		return fmt.Errorf("repath: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
-	st, err := tx.PrepareContext(ctx, `UPDATE resources SET path = ? WHERE uri = ? AND path = ?`)
+	st, err := tx.PrepareContext(ctx, `UPDATE resources SET path = ? WHERE set_id IN (SELECT id FROM sets) AND uri = ? AND path = ?`)
 	if err != nil {
 		return fmt.Errorf("repath: %w", err)
 	}

@@ -196,7 +196,8 @@ func (db *DB) EachHeld(ctx context.Context, setID int64, fn func(resourcesync.He
 // selectPathHolders is asked before every file a deletion removes,
 // prepared once at Open: parsing and planning it for each call cost more
 // than running it.
-const selectPathHolders = `SELECT DISTINCT set_id FROM resources WHERE path = ? ORDER BY set_id`
+const selectPathHolders = `SELECT s.id FROM sets s
+	WHERE EXISTS (SELECT 1 FROM resources r WHERE r.set_id = s.id AND r.path = ?) ORDER BY s.id`
 
 // PathHolders returns the IDs of the sets holding a resource at the mirror
 // path p, in ascending order, so that one set's --delete never removes a
