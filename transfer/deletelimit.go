@@ -31,6 +31,11 @@ func ParseDeleteLimit(s string) (DeleteLimit, error) {
 	return DeleteLimit{Count: n}, nil
 }
 
+// All reports whether the limit allows every deletion (100%): a guard that
+// counts against a total including every file it counts can skip the
+// count.
+func (l DeleteLimit) All() bool { return l.IsPercent && l.Percent >= 100 }
+
 // Allows reports whether deleting n of a set of size total is within the
 // limit.
 func (l DeleteLimit) Allows(n, total int64) bool {

@@ -32,3 +32,19 @@ func TestParseDeleteLimit(t *testing.T) {
 		}
 	}
 }
+
+func TestDeleteLimitAll(t *testing.T) {
+	for in, want := range map[string]bool{"100%": true, "99.9%": false, "10%": false, "0": false, "1000000": false, "0%": false} {
+		l, err := ParseDeleteLimit(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.All() != want {
+			t.Errorf("%q.All() = %v", in, !want)
+		}
+		// All promises that no count within its total is refused.
+		if l.All() && (!l.Allows(7, 7) || !l.Allows(1, 1)) {
+			t.Errorf("%q.All() but refuses n = total", in)
+		}
+	}
+}
