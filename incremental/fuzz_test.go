@@ -213,6 +213,8 @@ func (s *fakeStore) HeldCount(context.Context, int64) (int64, error) {
 	return int64(len(s.held)), nil
 }
 
+func (s *fakeStore) OtherSetsHold(context.Context, int64) (bool, error) { return false, nil }
+
 func (s *fakeStore) PathHolders(_ context.Context, p string) ([]int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -82,6 +82,29 @@ func TestPathHoldersAcrossSets(t *testing.T) {
 	}
 }
 
+// OtherSetsHold is true exactly while a set other than the one asked
+// about holds a resource: an empty set, or the set itself, does not count.
+func TestOtherSetsHold(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	a := ensureSet(t, db, "http://example.org/a/capabilitylist.xml")
+	b := ensureSet(t, db, "http://example.org/b/capabilitylist.xml")
+	check := func(when string, set int64, want bool) {
+		t.Helper()
+		if got, err := db.OtherSetsHold(ctx, set); err != nil || got != want {
+			t.Errorf("%s: OtherSetsHold(%d) = %v, %v; want %v", when, set, got, err, want)
+		}
+	}
+	check("empty state", a.ID, false)
+	commit(t, db, a.ID, &Batch{Held: []resourcesync.Held{held("http://example.org/x", "example.org/x", 1)}})
+	check("a holds, b empty", a.ID, false)
+	check("a holds, b empty", b.ID, true)
+	commit(t, db, b.ID, &Batch{Held: []resourcesync.Held{held("http://example.org/y", "example.org/y", 1)}})
+	check("both hold", a.ID, true)
+	commit(t, db, b.ID, &Batch{Removed: []string{"http://example.org/y"}})
+	check("b emptied", a.ID, false)
+}
+
 func TestCommitFailedRemovedAndClearing(t *testing.T) {
 	ctx := context.Background()
 	db := openTest(t)

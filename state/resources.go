@@ -227,6 +227,24 @@ func (db *DB) PathHolders(ctx context.Context, p string) ([]int64, error) {
 	return ids, nil
 }
 
+// OtherSetsHold reports whether a set other than setID holds a resource.
+// Only the process holding the mirror's lock writes the state, and it runs
+// one set at a time, so the answer stands while setID's run lasts. Safe
+// for concurrent use.
+func (db *DB) OtherSetsHold(ctx context.Context, setID int64) (bool, error) {
+	ctx, err := pointCtx(ctx)
+	if err != nil {
+		return false, fmt.Errorf("look up the sets other than %d: %w", setID, err)
+	}
+	var held bool
+	// One probe of (set_id, path) per set: a Source has a few sets.
+	if err := db.read.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sets s WHERE s.id <> ?
+		AND EXISTS (SELECT 1 FROM resources r WHERE r.set_id = s.id))`, setID).Scan(&held); err != nil {
+		return false, fmt.Errorf("look up the sets other than %d: %w", setID, err)
+	}
+	return held, nil
+}
+
 // PathOwners returns, for each of paths at which set setID holds a
 // resource, the URI it holds there (the first by URI should two URIs of
 // the set share the path); a path the set does not hold is absent. Two

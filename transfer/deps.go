@@ -55,6 +55,10 @@ type Store interface {
 	Committer
 	HeldMany(ctx context.Context, setID int64, uris []string) (map[string]resourcesync.Held, error)
 	PathHolders(ctx context.Context, path string) ([]int64, error)
+	// OtherSetsHold reports whether a set other than setID holds a
+	// resource, or may come to while the run lasts. When none does, no
+	// deletion of the run asks PathHolders (a query per deletion).
+	OtherSetsHold(ctx context.Context, setID int64) (bool, error)
 	// PathOwners maps each of paths the set holds to the URI it holds
 	// there.
 	PathOwners(ctx context.Context, setID int64, paths []string) (map[string]string, error)

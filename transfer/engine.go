@@ -78,6 +78,7 @@ type engine struct {
 	claims *claims
 	treeMu sync.Mutex
 	tree   *resourcesync.Tree // the set's tree, once a deletion asked (setTree)
+	others *bool              // Store.OtherSetsHold, once a deletion asked (othersHold)
 }
 
 func (e *engine) run(ctx context.Context) error {

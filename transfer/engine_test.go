@@ -56,6 +56,7 @@ func (p *planner) BeforeCommit(*resourcesync.Batch) {}
 type engineHarness struct {
 	*desttest.Harness
 	counts resourcesync.Counts
+	store  transfer.Store // the state the engine is given; nil: h.DB
 }
 
 func newEngineHarness(t *testing.T) *engineHarness {
@@ -80,7 +81,11 @@ func (h *engineHarness) run(p *planner, m transfer.Mirror, mod func(*transfer.Ru
 	if m == nil {
 		m = h.Mirror
 	}
-	d := transfer.Deps{Fetcher: h.Client, Mirror: m, Store: h.DB, Log: zerolog.Nop()}
+	var store transfer.Store = h.DB
+	if h.store != nil {
+		store = h.store
+	}
+	d := transfer.Deps{Fetcher: h.Client, Mirror: m, Store: store, Log: zerolog.Nop()}
 	return transfer.Run(context.Background(), transfer.Job{SetID: h.SetID, Planner: p, Tally: tally}, d, o)
 }
 

@@ -266,9 +266,15 @@ func (w *worker) delete(ctx context.Context, res result) (result, error) {
 	if !exists {
 		return res, nil // nothing on disk: the record (if any) goes
 	}
-	holders, err := e.d.Store.PathHolders(ctx, u.Path)
+	others, err := e.othersHold(ctx)
 	if err != nil {
-		return res, fmt.Errorf("look up the holders of %s: %w: %w", u.Path, resourcesync.ErrLocal, err)
+		return res, err
+	}
+	var holders []int64 // of another set's file: only another set can keep it
+	if others {
+		if holders, err = e.d.Store.PathHolders(ctx, u.Path); err != nil {
+			return res, fmt.Errorf("look up the holders of %s: %w: %w", u.Path, resourcesync.ErrLocal, err)
+		}
 	}
 	held := u.Held != nil || u.Twin != ""
 	if !held && e.o.Scope.Check(u.URI) != nil {
