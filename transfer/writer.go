@@ -71,9 +71,13 @@ func DefaultWriterOptions() WriterOptions {
 // each costs one durability barrier (Publisher.Sync), not two: flush k
 // syncs - the data of batch k's staged files, batch k-1's renames and
 // every removal before it - then records batch k-1 and renames batch k's
-// files into place; batch k is recorded by flush k+1, which starts as
-// soon as flush k ends, after the Sync that makes its renames durable. A
-// batch with no file to rename is recorded in the flush that syncs it.
+// files into place; batch k is recorded by flush k+1, after the Sync that
+// makes its renames durable. Flush k+1 starts once MinBatch items wait (or
+// Interval passed, or the input ends), not as soon as flush k ends: a
+// syncfs costs about as much for 16 files as for 256, and starting one per
+// handful of results - every 2 ms on a fast Source - cost a tenth of a
+// first baseline's CPU time. A batch with no file to rename is recorded in
+// the flush that syncs it.
 type Writer struct {
 	m     Publisher
 	s     Committer
@@ -167,13 +171,11 @@ func (w *Writer) Run(ctx context.Context, in <-chan Item) error {
 			if err != nil {
 				return err
 			}
-			// A placed batch is recorded by the next flush: start it at
-			// once, so that records lag the renames by one syncfs only.
-			if len(batch) >= w.o.MinBatch || w.placed != nil {
+			if len(batch) >= w.o.MinBatch {
 				start()
 			}
 		case <-tick.C:
-			if flushing == nil && len(batch) > 0 && time.Since(last) >= w.o.Interval {
+			if flushing == nil && (len(batch) > 0 || w.placed != nil) && time.Since(last) >= w.o.Interval {
 				start()
 			}
 		case <-ctx.Done():
