@@ -94,6 +94,10 @@ func (m *fakeMirror) HashFile(rel string, algs []string) (resourcesync.Fixity, i
 	return v.Sums(), int64(len(b)), nil
 }
 
+// Mark and MadeSince: the fake has no directories to make.
+func (m *fakeMirror) Mark() uint64                  { return 0 }
+func (m *fakeMirror) MadeSince(string, uint64) bool { return false }
+
 func (m *fakeMirror) Stat(rel string) (fs.FileInfo, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -68,6 +68,7 @@ func (m *Mirror) Lock() (release func() error, err error) {
 	m.holding, m.lockFile = true, f
 	m.session++
 	if !m.readOnly {
+		m.sessionMark.Store(m.marks.Add(1))
 		m.writeSession.Store(m.session)
 	}
 	session := m.session
@@ -238,6 +239,7 @@ func (m *Mirror) release(session uint64) error {
 	if !m.readOnly {
 		// The session first, then the count: see create.
 		m.writeSession.Store(0)
+		m.sessionMark.Store(0)
 		err = m.discardAll()
 		if serr := m.SyncDirs(); err == nil {
 			err = serr

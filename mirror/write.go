@@ -188,7 +188,7 @@ func (m *Mirror) createIn(dir, rel string, session uint64) (*pending, error) {
 	// under the lock, every directory is one the mirror made, and so in
 	// dirsOK: a first baseline asks no lstat of each file (one made
 	// behind our back is still refused, by Publish's rename).
-	if s, ok := m.made.Load(dir); ok && s == session {
+	if s, ok := m.made.Load(dir); ok && s.(uint64) >= m.sessionMark.Load() && m.writeSession.Load() == session {
 		if _, isDir := m.dirsOK.Load(rel); isDir {
 			return nil, fmt.Errorf("%w: %s is a directory", ErrPathConflict, rel)
 		}
@@ -252,7 +252,7 @@ func (m *Mirror) parents(dir string, mkdir bool) error {
 			if err == nil {
 				made = true
 				m.markDirty(path.Dir(p))
-				m.made.Store(p, m.writeSession.Load())
+				m.made.Store(p, m.marks.Load())
 				m.dirsOK.Store(p, struct{}{})
 				continue
 			}

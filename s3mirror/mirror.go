@@ -189,6 +189,13 @@ func (m *Mirror) Stat(rel string) (fs.FileInfo, error) {
 	return newInfo(rel, oi), nil
 }
 
+// Mark is 0: a bucket has no directories (see MadeSince).
+func (m *Mirror) Mark() uint64 { return 0 }
+
+// MadeSince is always false: a bucket has no directories a run could have
+// made, so no key is known to be free without asking the service.
+func (m *Mirror) MadeSince(string, uint64) bool { return false }
+
 // request is the context of one request: the Mirror's, with the timeout.
 func (m *Mirror) request() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(m.ctx, m.timeout)

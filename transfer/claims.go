@@ -89,6 +89,15 @@ func (c *claims) check(u *Unit) (*resourcesync.Held, error) {
 	return nil, nil
 }
 
+// touched reports whether a unit of this run decided path's owner (its
+// result is not yet recorded).
+func (c *claims) touched(path string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cl := c.paths[path]
+	return cl != nil && cl.touched
+}
+
 func sameVersion(a, b resourcesync.Version) bool {
 	return a.HasLength == b.HasLength && a.Length == b.Length && a.LastMod.Equal(b.LastMod) &&
 		a.Fixity.String() == b.Fixity.String()

@@ -44,6 +44,12 @@ type Mirror interface {
 	Publisher
 	Path(uri string) (string, error)
 	Stat(rel string) (fs.FileInfo, error)
+	// Mark and MadeSince spare the stat of a path nothing can be at:
+	// MadeSince(rel, mark) reports that rel's directory was made after
+	// Mark returned mark, and so holds only what was placed in it since.
+	// A mirror that makes no directories returns false.
+	Mark() uint64
+	MadeSince(rel string, mark uint64) bool
 	HashFile(rel string, algs []string) (resourcesync.Fixity, int64, error)
 	Remove(rel string) error
 	// DropPartial removes the partial download kept for rel, if any.

@@ -63,7 +63,7 @@ type Job struct {
 // is recorded.
 func Run(ctx context.Context, j Job, d Deps, o RunOptions) error {
 	o = o.WithDefaults()
-	e := &engine{d: d, o: o, job: j, claims: newClaims()}
+	e := &engine{d: d, o: o, job: j, claims: newClaims(), mark: d.Mirror.Mark()}
 	if e.job.Breaker == nil {
 		e.job.Breaker = &Breaker{Max: o.MaxUnavailable}
 	}
@@ -76,6 +76,7 @@ type engine struct {
 	job    Job
 	disp   *dispatcher
 	claims *claims
+	mark   uint64 // the mirror's mark when the run started (fresh)
 	treeMu sync.Mutex
 	tree   *resourcesync.Tree // the set's tree, once a deletion asked (setTree)
 	others *bool              // Store.OtherSetsHold, once a deletion asked (othersHold)
@@ -143,6 +144,14 @@ func (e *engine) run(ctx context.Context) error {
 		return ErrDrained
 	}
 	return nil
+}
+
+// fresh reports whether no file can be at u's path but one this run
+// placed there, and none was: u's URI and its twin are not held, no unit
+// of the run touched the path, and its directory was made by this run.
+// Then the path need not be looked at.
+func (e *engine) fresh(u *Unit) bool {
+	return u.Held == nil && u.TwinHeld == nil && !e.claims.touched(u.Path) && e.d.Mirror.MadeSince(u.Path, e.mark)
 }
 
 // stopsFeeding reports whether a planner's error means that nothing more

@@ -161,6 +161,9 @@ type decision struct {
 // known to be in step is fetched, conditionally when Revalidate asks and
 // its validators are known.
 func (w *worker) decide(u *Unit) (decision, error) {
+	if w.e.fresh(u) {
+		return decision{outcome: Created}, nil
+	}
 	info, err := w.e.d.Mirror.Stat(u.Path)
 	exists := err == nil && info.Mode().IsRegular()
 	if err != nil && !missing(err) {
