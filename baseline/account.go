@@ -17,6 +17,9 @@ func (r *run) Recorded(res transfer.Result) {
 		return
 	}
 	r.roots.add(u.Path)
+	if r.listing == nil {
+		return
+	}
 	err := r.listing.Add(resourcesync.Listed{
 		URI: u.URI, Path: u.Path, Length: u.Want.Length, HasLength: u.Want.HasLength, Fixity: u.Want.Fixity, LastMod: u.Want.LastMod,
 	})

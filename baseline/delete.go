@@ -180,6 +180,9 @@ func (r *run) deletionCandidates(ctx context.Context) (cands []candidate, stale 
 // paths of the set's tree that the list no longer names: they will never
 // be resumed. Whatever --delete says: they were never part of the mirror.
 func (r *run) sweepPartials() error {
+	if r.listing == nil {
+		return r.sweepPackages() // a fresh start: every partial is of a listed path
+	}
 	n, err := r.d.Mirror.SweepPartials(func(rel string) (bool, error) {
 		if !r.roots.contains(rel) {
 			return true, nil // another set's
@@ -192,14 +195,21 @@ func (r *run) sweepPartials() error {
 	if n > 0 {
 		r.d.Log.Info().Int("partials", n).Msg("removed the partial downloads of resources no longer listed")
 	}
-	if r.packages != nil {
-		n, err := r.packages.SweepPartials()
-		if err != nil {
-			return fmt.Errorf("sweep partial packages: %w: %w", resourcesync.ErrLocal, err)
-		}
-		if n > 0 {
-			r.d.Log.Info().Int("partials", n).Msg("removed the partial downloads of packages the dump no longer names")
-		}
+	return r.sweepPackages()
+}
+
+// sweepPackages removes the partial downloads of packages the Resource
+// Dump no longer names.
+func (r *run) sweepPackages() error {
+	if r.packages == nil {
+		return nil
+	}
+	n, err := r.packages.SweepPartials()
+	if err != nil {
+		return fmt.Errorf("sweep partial packages: %w: %w", resourcesync.ErrLocal, err)
+	}
+	if n > 0 {
+		r.d.Log.Info().Int("partials", n).Msg("removed the partial downloads of packages the dump no longer names")
 	}
 	return nil
 }

@@ -17,6 +17,8 @@ type Mirror interface {
 	// SweepPartials removes the partial downloads kept for the paths
 	// wanted does not accept.
 	SweepPartials(wanted func(rel string) (bool, error)) (int, error)
+	// HasPartials reports whether a partial download is kept.
+	HasPartials() (bool, error)
 }
 
 // Store is the state.

@@ -48,18 +48,20 @@ func Run(ctx context.Context, set Set, d Deps, opts Options) (*Summary, error) {
 }
 
 func (r *run) run(ctx context.Context) error {
-	listing, err := r.d.NewListing()
-	if err != nil {
-		return fmt.Errorf("baseline %s: %w: %w", r.set.doc(), resourcesync.ErrLocal, err)
-	}
-	r.listing = listing
-	defer listing.Close()
 	if r.opts.Part {
-		return r.copy(ctx)
+		return r.copy(ctx) // no deletion pass, no sweep: nothing asks the listing
 	}
 	fresh, err := r.freshStart(ctx)
 	if err != nil {
 		return err
+	}
+	if !fresh {
+		listing, err := r.d.NewListing()
+		if err != nil {
+			return fmt.Errorf("baseline %s: %w: %w", r.set.doc(), resourcesync.ErrLocal, err)
+		}
+		r.listing = listing
+		defer listing.Close()
 	}
 	err = r.copy(ctx)
 	if err == nil && r.sum.ListComplete && !fresh {
@@ -91,7 +93,7 @@ type run struct {
 	breaker  *transfer.Breaker
 	packages *transfer.Packages // the Resource Dump's; nil for a list
 
-	listing Listing
+	listing Listing   // nil when nothing will ask it (freshStart, Options.Part)
 	roots   treeRoots // the set's mapped tree, from the listed paths (writer goroutine)
 	listErr error     // the listing failed (writer goroutine)
 }
@@ -179,10 +181,12 @@ func (r *run) unit(e *resourcesync.Entry) *transfer.Unit {
 func (r *run) BeforeCommit(*resourcesync.Batch) {}
 
 // freshStart reports whether the run starts from nothing: no file in the
-// mirror and no record of the set in the state. Then every file of the
-// set at the end was written by this run, from a listed path, and the
-// deletion pass - a walk of the whole tree, asking the listing about each
-// file - can find nothing, so it is skipped.
+// mirror, no partial download kept and no record of the set in the state.
+// Then every file and partial download of the set at the end was made by
+// this run, for a listed path: the deletion pass - a walk of the whole
+// tree, asking the listing about each file - and the sweep of partial
+// downloads can find nothing, so they are skipped, and no listing is kept
+// (a tenth of the writer's work).
 func (r *run) freshStart(ctx context.Context) (bool, error) {
 	empty := true
 	err := r.d.Mirror.Walk("", func(string, fs.FileInfo) error {
@@ -193,6 +197,12 @@ func (r *run) freshStart(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("look for files in the mirror: %w: %w", resourcesync.ErrLocal, err)
 	}
 	if !empty {
+		return false, nil
+	}
+	if kept, err := r.d.Mirror.HasPartials(); err != nil || kept {
+		if err != nil {
+			return false, fmt.Errorf("look for partial downloads in the mirror: %w: %w", resourcesync.ErrLocal, err)
+		}
 		return false, nil
 	}
 	n, err := r.d.Store.HeldCount(ctx, r.set.ID)

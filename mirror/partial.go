@@ -212,6 +212,13 @@ func (m *Mirror) readMetaAny(file string) (partialMeta, bool) {
 	return meta, err == nil && meta.Path != ""
 }
 
+// HasPartials reports whether a partial download is kept (one without a
+// meta too).
+func (m *Mirror) HasPartials() (bool, error) {
+	ps, err := m.Partials()
+	return len(ps) > 0, err
+}
+
 // SweepPartials removes every partial download whose target wanted does
 // not accept, and those without a meta, and makes the removals durable;
 // it returns how many it removed. An error of wanted stops it. It needs

@@ -205,3 +205,6 @@ func (m *Mirror) DropPartial(string) error { return nil }
 
 // SweepPartials does nothing, for the same reason, and removes none.
 func (m *Mirror) SweepPartials(func(rel string) (bool, error)) (int, error) { return 0, nil }
+
+// HasPartials is false: a bucket keeps no partial downloads.
+func (m *Mirror) HasPartials() (bool, error) { return false, nil }
