@@ -68,6 +68,7 @@ func (m *Mirror) Lock() (release func() error, err error) {
 	m.holding, m.lockFile = true, f
 	m.session++
 	if !m.readOnly {
+		m.entries.reset()
 		m.sessionMark.Store(m.marks.Add(1))
 		m.writeSession.Store(m.session)
 	}

@@ -71,6 +71,8 @@ type Mirror struct {
 	// session; sessionMark is its value when the open write session
 	// started (0 outside one).
 	marks, sessionMark atomic.Uint64
+	// entries bounds what directories a removal looked into still hold.
+	entries dirEntries
 	// partialKeys are the keys of the partial downloads kept in
 	// partialDir (partial.go), read when the lock is taken, so that a Put
 	// looks for one without a system call.

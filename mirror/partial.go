@@ -104,8 +104,10 @@ func (m *Mirror) loadPartialKeys() error {
 // openPartial opens rel's partial, if one is kept, for a Put: it returns
 // nil when there is none (or none usable, which is removed).
 func (m *Mirror) openPartial(rel string) (f File, meta partialMeta, size int64) {
-	key := partialKey(rel)
-	if _, ok := m.partialKeys.Load(key); !ok {
+	if !m.keepsPartials() {
+		return nil, partialMeta{}, 0
+	}
+	if _, ok := m.partialKeys.Load(partialKey(rel)); !ok {
 		return nil, partialMeta{}, 0
 	}
 	file := partialFile(rel)
@@ -133,6 +135,17 @@ func (m *Mirror) openPartial(rel string) (f File, meta partialMeta, size int64) 
 	return f, meta, meta.Bytes
 }
 
+// keepsPartials reports whether any partial download is known to be kept:
+// usually none is, and then a Put need not hash its path to look for one.
+func (m *Mirror) keepsPartials() bool {
+	kept := false
+	m.partialKeys.Range(func(any, any) bool {
+		kept = true
+		return false
+	})
+	return kept
+}
+
 // removePartial removes a partial file and its meta.
 func (m *Mirror) removePartial(file string) error {
 	m.partialKeys.Delete(path.Base(file))
@@ -150,7 +163,7 @@ func (m *Mirror) removePartial(file string) error {
 // resource is gone. Errors name rel. It is safe for concurrent use with
 // Puts of other paths.
 func (m *Mirror) DropPartial(rel string) error {
-	if m.readOnly {
+	if m.readOnly || !m.keepsPartials() {
 		return nil
 	}
 	if _, ok := m.partialKeys.Load(partialKey(rel)); !ok {
@@ -299,6 +312,7 @@ func (p *pending) keep(url, validator string) error {
 			return fmt.Errorf("keep %s: %w", p.rel, err)
 		}
 		m.markDirty(path.Dir(p.tmp))
+		m.entries.forget(path.Dir(p.tmp))
 		p.tmp = file
 		m.partialKeys.Store(partialKey(p.rel), struct{}{})
 	}

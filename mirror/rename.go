@@ -212,6 +212,7 @@ func (m *Mirror) renameHeld(h resourcesync.Held, to string, rep *RenameReport) (
 	if err != nil {
 		return false, fmt.Errorf("rename %s to %s: %w", from, to, err)
 	}
+	m.entries.forget(path.Dir(from))
 	m.markDirty(path.Dir(from))
 	m.markDirty(path.Dir(to))
 	m.prune(path.Dir(from))

@@ -436,6 +436,7 @@ func (m *Mirror) removeTemp(tmp string) error {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
+	m.entries.forget(path.Dir(tmp))
 	m.pending.Add(-1)
 	m.markDirty(path.Dir(tmp))
 	return nil
@@ -496,7 +497,7 @@ func (m *Mirror) Remove(rel string) error {
 // prune removes dir and its parents while they are empty, stopping below
 // the top level. The caller has checked that they are real directories.
 func (m *Mirror) prune(dir string) {
-	if !strings.Contains(dir, "/") || m.holdsEntries(dir) {
+	if !strings.Contains(dir, "/") || m.entries.took(dir) || m.holdsEntries(dir) {
 		// The usual case, told without the tree's lock: taking it waits
 		// for every Put in flight and stops the others meanwhile (half
 		// the workers' lock waits of a backlog's deletions).
@@ -510,23 +511,28 @@ func (m *Mirror) prune(dir string) {
 		}
 		m.dirsOK.Delete(d)
 		m.made.Delete(d)
+		m.entries.forget(d)
+		m.entries.forget(path.Dir(d))
 		m.markDirty(path.Dir(d))
 	}
 }
 
-// holdsEntries reports whether dir is seen to hold an entry. It is false
-// when dir is empty or cannot be read: prune then tries under the lock.
-// Two Removes emptying one directory each look after their own unlink,
-// so the later look sees it empty.
+// holdsEntries reports whether dir is seen to hold an entry (and
+// remembers how many it saw: dirEntries). It is false when dir is empty or
+// cannot be read: prune then tries under the lock. Two Removes emptying
+// one directory each look after their own unlink, so the later look sees
+// it empty.
 func (m *Mirror) holdsEntries(dir string) bool {
+	epoch := m.entries.look()
 	f, err := m.fsys.OpenFile(dir, os.O_RDONLY, 0)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
 	if c, ok := f.(syscall.Conn); ok {
-		if held, ok := holdsAnEntry(c); ok {
-			return held
+		if n, ok := countEntries(c); ok {
+			m.entries.saw(dir, n, epoch)
+			return n > 0
 		}
 	}
 	d, ok := f.(interface {

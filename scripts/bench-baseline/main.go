@@ -2,7 +2,8 @@
 // Source of N resources of about 4 KiB on loopback and runs, alternately in
 // one process (A B A B ...; see ../shared/BENCHMARKING.md), the resync-dest
 // binary and a bare Go fetcher - the floor: 16 keep-alive connections, GET,
-// write a .part file, md5 and length check, rename. The floor runs as a
+// write a .part file, md5 and length check, rename - resync-dest with as
+// many fetches in flight (-workers). The floor runs as a
 // child process too (this program, re-executed with -floor-list), so that
 // both pay for a process start and neither shares the server's Go runtime,
 // which makes every request's hand-offs cheaper. After each run the file
@@ -53,7 +54,11 @@ func main() {
 	before := flag.String("before", "", "a second resync-dest binary (say, built from main) run alternately with -bin and the floor, for a before/after comparison")
 	n := flag.Int("n", 10000, "resources")
 	rounds := flag.Int("rounds", 3, "A/B rounds")
-	workers := flag.Int("workers", 8, "resync-dest --workers")
+	// As many fetches in flight as the floor has connections: with fewer,
+	// both processes and the server wait and wake more per resource, and
+	// the figure measures the concurrency, not the work (resync-dest's
+	// own default, 8, is a politeness choice).
+	workers := flag.Int("workers", floorConns, "resync-dest --workers (default: the floor's connections)")
 	work := flag.String("dir", "", "work directory (default: a new temp directory, removed at the end)")
 	floorList := flag.String("floor-list", "", "internal: be the floor, fetching the URIs (and md5s) in this file into -dir")
 	flag.Parse()
@@ -94,7 +99,7 @@ func run(bin, before string, n, rounds, workers int, work string) error {
 	if err := os.WriteFile(list, []byte(lines.String()), 0o644); err != nil {
 		return err
 	}
-	fmt.Printf("%d resources of 4 KiB at %s; resync-dest --workers %d; floor: 16 connections\n", n, srv.URL, workers)
+	fmt.Printf("%d resources of 4 KiB at %s; resync-dest --workers %d; floor: %d connections\n", n, srv.URL, workers, floorConns)
 	contenders := []contender{{name: "resync-dest", bin: bin}}
 	if before != "" {
 		contenders = append(contenders, contender{name: "before", bin: before})
@@ -190,13 +195,16 @@ func runFloor(list, dir string) error {
 	return floor(uris, sums, dir)
 }
 
+// floorConns is how many connections the floor fetches over.
+const floorConns = 16
+
 // floor is the bare fetcher: what any client must at least do.
 func floor(uris []string, sums map[string]string, dir string) error {
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16, DisableCompression: true}}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: floorConns, DisableCompression: true}}
 	jobs := make(chan string)
-	errc := make(chan error, 16)
+	errc := make(chan error, floorConns)
 	var wg sync.WaitGroup
-	for range 16 {
+	for range floorConns {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
