@@ -98,7 +98,7 @@ func DefaultRunOptions() RunOptions {
 		Mirrors:        MirrorsPrefer,
 		LocalAlgs:      []string{resourcesync.AlgMD5},
 		BatchSize:      256,
-		BatchInterval:  time.Second,
+		BatchInterval:  100 * time.Millisecond,
 		MaxUnavailable: 16,
 		Now:            time.Now,
 		Dump:           dumpzip.DefaultOptions(),

@@ -59,9 +59,12 @@ const (
 // DefaultWriterOptions suit a mirror on a local disk. MaxBatch bounds the
 // memory the writer holds (about 2 KiB an item): 16,384 let a backlog's
 // apply reach 101 MiB once the workers no longer waited on locks, while
-// 4,096 items still share one syncfs.
+// 4,096 items still share one syncfs. Interval: at most ten flushes a
+// second for fewer than MinBatch results, so that a short run records its
+// work as it goes (what a kill loses is redone) and a long one is paced
+// by MinBatch.
 func DefaultWriterOptions() WriterOptions {
-	return WriterOptions{MinBatch: 256, MaxBatch: 4096, Interval: time.Second, Now: time.Now}
+	return WriterOptions{MinBatch: 256, MaxBatch: 4096, Interval: 100 * time.Millisecond, Now: time.Now}
 }
 
 // Writer is the single goroutine that makes results durable: it publishes
@@ -73,10 +76,10 @@ func DefaultWriterOptions() WriterOptions {
 // every removal before it - then records batch k-1 and renames batch k's
 // files into place; batch k is recorded by flush k+1, after the Sync that
 // makes its renames durable. Flush k+1 starts once MinBatch items wait (or
-// Interval passed, or the input ends), not as soon as flush k ends: a
-// syncfs costs about as much for 16 files as for 256, and starting one per
-// handful of results - every 2 ms on a fast Source - cost a tenth of a
-// first baseline's CPU time. A batch with no file to rename is recorded in
+// Interval passed since flush k began, or the input ends), not as soon as
+// flush k ends: a syncfs costs about as much for 16 files as for 256, and
+// starting one per handful of results - every 2 ms on a fast Source - cost
+// a tenth of a first baseline's CPU time. A batch with no file to rename is recorded in
 // the flush that syncs it.
 type Writer struct {
 	m     Publisher
