@@ -31,47 +31,40 @@ func TestEngineStatsNoFreshPath(t *testing.T) {
 	h := newEngineHarness(t)
 	rs := h.Src.Resources(0)[:10]
 	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	var units []*transfer.Unit
-	for _, r := range rs {
-		units = append(units, unit(r, base))
-	}
 	m := &statMirror{Mirror: h.Mirror}
-	if err := h.run(&planner{units: units}, m, oneWorker); err != nil {
-		t.Fatal(err)
+	// run copies rs once more: each run takes units of its own.
+	run := func(mod func(*transfer.RunOptions)) {
+		var units []*transfer.Unit
+		for _, r := range rs {
+			units = append(units, unit(r, base))
+		}
+		h.counts = resourcesync.Counts{}
+		if err := h.run(&planner{units: units}, m, mod); err != nil {
+			t.Fatal(err)
+		}
 	}
+	run(oneWorker)
 	// The first unit makes the directory: it alone is looked for.
 	if n := m.stats.Load(); n != 1 || h.counts.Created != 10 {
 		t.Fatalf("first copy: %d stats, counts %+v; want 1, 10 created", n, h.counts)
 	}
 
 	// Held now: each copy is looked at, and found in step.
-	h.counts, m.stats = resourcesync.Counts{}, atomic.Int64{}
-	units = units[:0]
-	for _, r := range rs {
-		units = append(units, unit(r, base))
-	}
-	if err := h.run(&planner{units: units}, m, nil); err != nil {
-		t.Fatal(err)
-	}
+	m.stats.Store(0)
+	run(nil)
 	if n := m.stats.Load(); n != 10 || h.counts.Unchanged != 10 {
 		t.Fatalf("copies held: %d stats, counts %+v; want 10, 10 unchanged", n, h.counts)
 	}
 
 	// Another set of the same session, whose run did not make the
 	// directories: the files there are found and replaced.
-	h.counts, m.stats = resourcesync.Counts{}, atomic.Int64{}
+	m.stats.Store(0)
 	set, err := h.DB.EnsureSet(context.Background(), h.Src.URL()+"other/capabilitylist.xml", h.Src.SourceDescriptionURL())
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.SetID = set.ID
-	units = units[:0]
-	for _, r := range rs {
-		units = append(units, unit(r, base))
-	}
-	if err := h.run(&planner{units: units}, m, nil); err != nil {
-		t.Fatal(err)
-	}
+	run(nil)
 	if n := m.stats.Load(); n != 10 || h.counts.Updated != 10 {
 		t.Fatalf("another set's run: %d stats, counts %+v; want 10, 10 updated", n, h.counts)
 	}
