@@ -52,7 +52,9 @@ func TestPartialKeptIsNoFreshStart(t *testing.T) {
 	}
 	cut := errors.New("cut off")
 	_, err = h.Mirror.Put(rel, h.Src.At(), func(s resourcesync.Sink) (bool, error) {
-		k, ok := s.(interface{ Keep(url, validator string) error })
+		k, ok := s.(interface {
+			Keep(url, validator string) error
+		})
 		if !ok {
 			t.Fatal("the mirror's sink cannot keep a partial download")
 		}
