@@ -79,8 +79,8 @@ func DefaultWriterOptions() WriterOptions {
 // Interval passed since flush k began, or the input ends), not as soon as
 // flush k ends: a syncfs costs about as much for 16 files as for 256, and
 // starting one per handful of results - every 2 ms on a fast Source - cost
-// a tenth of a first baseline's CPU time. A batch with no file to rename is recorded in
-// the flush that syncs it.
+// a tenth of a first baseline's CPU time. A batch with no file to rename
+// is recorded in the flush that syncs it.
 type Writer struct {
 	m     Publisher
 	s     Committer

@@ -2,11 +2,12 @@
 // Source of N resources of about 4 KiB on loopback and runs, alternately in
 // one process (A B A B ...; see ../shared/BENCHMARKING.md), the resync-dest
 // binary and a bare Go fetcher - the floor: 16 keep-alive connections, GET,
-// write a .part file, md5 and length check, rename - resync-dest with as
-// many fetches in flight (-workers). The floor runs as a
-// child process too (this program, re-executed with -floor-list), so that
-// both pay for a process start and neither shares the server's Go runtime,
-// which makes every request's hand-offs cheaper. After each run the file
+// write a .part file, md5 and length check, rename; resync-dest runs with
+// -workers fetches in flight, by default as many as the floor's
+// connections. The floor runs as a child process too (this program,
+// re-executed with -floor-list), so that both pay for a process start and
+// neither shares the server's Go runtime, which makes every request's
+// hand-offs cheaper. After each run the file
 // system is synced, untimed, so that no run pays for the write-back of the
 // one before (the floor never syncs). Each run gets a fresh
 // directory; everything is deleted at the end. It prints each run, the
