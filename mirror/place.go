@@ -64,6 +64,13 @@ func (m *Mirror) Sync() error {
 // nothing is renamed into place before its bytes are durable. The renames
 // are durable only once the next Sync returns: record them after it, never
 // before. Placing on a read-only Mirror fails with ErrReadOnly.
+//
+// The renames run one after another. A rename that replaces a file frees
+// the old one within the system call (on ext4 mounted with discard, a
+// wait for the device), yet spreading a batch over four goroutines by
+// target made the apply of 180,000 changes (60,000 updates) slower on disk,
+// 72 s and 70 s against 65 s and 62 s in the same rounds, on two cores
+// (where the time went instead was not measured).
 func (m *Mirror) Place(tickets []string) []error {
 	errs := make([]error, len(tickets))
 	if m.readOnly {

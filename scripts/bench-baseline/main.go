@@ -141,6 +141,9 @@ func run(bin, before string, n, rounds, workers int, work string) error {
 			c.name, mw.Round(time.Millisecond), float64(mw)/float64(benchmark.Median(fl.wall)),
 			mc.Round(time.Millisecond), perResource(mc, n), float64(mc)/float64(benchmark.Median(fl.cpu)), slices.Max(c.rss)/1024)
 	}
+	for _, c := range contenders[:len(contenders)-1] {
+		fmt.Printf("round by round, %s / floor: wall %s, CPU %s\n", c.name, benchmark.RoundRatios(c.wall, fl.wall), benchmark.RoundRatios(c.cpu, fl.cpu))
+	}
 	return nil
 }
 

@@ -216,8 +216,10 @@ func (b *bench) applying(n, changes int, work, base string) error {
 	ma, mc := benchmark.Median(a), benchmark.Median(c)
 	fmt.Printf("   median: sync applying %d changes %s (%.0f changes/s), fresh baseline %s (ratio %.2f); sync peak RSS max %d MiB\n",
 		changes, ma.Round(time.Millisecond), float64(changes)/ma.Seconds(), mc.Round(time.Millisecond), ma.Seconds()/mc.Seconds(), slices.Max(rss)/1024)
+	fmt.Printf("   round by round, sync (apply) / fresh baseline: %s\n", benchmark.RoundRatios(a, c))
 	if b.peer != "" {
 		fmt.Printf("   median: peer applying %d changes %s (ratio to -bin's %.2f)\n", changes, benchmark.Median(p).Round(time.Millisecond), benchmark.Median(p).Seconds()/ma.Seconds())
+		fmt.Printf("   round by round, peer (apply) / fresh baseline: %s\n", benchmark.RoundRatios(p, c))
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/resync-dest/resync-dest/fixtures"
 )
@@ -63,4 +65,22 @@ func Median[T cmp.Ordered](s []T) T {
 	s = slices.Clone(s)
 	slices.Sort(s)
 	return s[len(s)/2]
+}
+
+// RoundRatios formats a[i]/b[i] for each round i, and their median: the
+// two ran in the same round, one after the other, so each ratio pairs runs
+// that met the same machine - on a shared disk, steadier than the ratio of
+// the two medians, which may come from different rounds.
+func RoundRatios(a, b []time.Duration) string {
+	var r []float64
+	var s strings.Builder
+	for i := range min(len(a), len(b)) {
+		r = append(r, a[i].Seconds()/b[i].Seconds())
+		fmt.Fprintf(&s, "%.2f ", r[i])
+	}
+	if len(r) == 0 {
+		return "none"
+	}
+	fmt.Fprintf(&s, "(median %.2f)", Median(r))
+	return s.String()
 }
