@@ -3,6 +3,7 @@ package state
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,8 +14,10 @@ import (
 	"strings"
 	"time"
 
-	// The SQLite driver; this package is its only user.
-	_ "github.com/mattn/go-sqlite3"
+	// The SQLite driver; this package is its only user. Its pools open
+	// connections through a driver value of their own (connector), whose
+	// ConnectHook sets what a DSN cannot.
+	"github.com/mattn/go-sqlite3"
 )
 
 // DB is the state of one mirror. It is safe for concurrent use: writes are
@@ -110,7 +113,7 @@ func (db *DB) openReadWrite(ctx context.Context, opts Options, ms []migration) e
 		"_journal_mode": {"WAL"},
 		"_synchronous":  {"NORMAL"},
 		"_cache_size":   {"-8192"}, // KiB: bounded, so that memory does not grow with the state
-	}))
+	}), writerCheckpoint)
 	if err != nil {
 		return err
 	}
@@ -123,15 +126,6 @@ func (db *DB) openReadWrite(ctx context.Context, opts Options, ms []migration) e
 	}
 	if !strings.EqualFold(mode, "wal") {
 		return fmt.Errorf("journal mode is %q, not wal (does the filesystem support shared memory?)", mode)
-	}
-	// A checkpoint (the WAL's pages written back into the file, both
-	// fsynced) every 8,192 pages rather than SQLite's 1,000: records
-	// committed in the order changes come, scattered over a large state,
-	// dirty a page each, and a checkpoint every commit or two wrote and
-	// synced them one commit at a time. The WAL grows to 32 MiB at most
-	// between checkpoints; the one connection keeps the setting.
-	if _, err := db.write.ExecContext(ctx, "PRAGMA wal_autocheckpoint = 8192"); err != nil {
-		return fmt.Errorf("set the checkpoint interval: %w", err)
 	}
 	// Readers open the file read-only: they can never write, and WAL lets
 	// them read the last committed state while the writer works.
@@ -201,21 +195,47 @@ func (db *DB) openEmpty(ctx context.Context, ms []migration) error {
 	return err
 }
 
+// writerCheckpoint is what the writer's connection runs when it opens,
+// besides the pragmas its DSN carries: a checkpoint (the WAL's pages
+// written back into the file, both fsynced) every 8,192 pages rather than
+// SQLite's 1,000. Records committed in the order changes come, scattered
+// over a large state, dirty a page each, and a checkpoint every commit or
+// two wrote and synced them one commit at a time. The WAL grows to 32 MiB
+// at most between checkpoints.
+const writerCheckpoint = "PRAGMA wal_autocheckpoint = 8192"
+
 // openPool returns a pool of at most conns connections to dsn that are
 // never closed for age or idleness: opening one costs pragmas and
 // re-prepared statements, and an in-memory database dies with its
-// connection.
-func openPool(conns int, dsn string) (*sql.DB, error) {
-	p, err := sql.Open("sqlite3", dsn)
-	if err != nil {
-		return nil, err
-	}
+// connection. Each connection runs the statements setup when it opens, so
+// that a pragma the DSN cannot carry holds as well for a connection the
+// pool opens later, in place of one a driver error discarded.
+func openPool(conns int, dsn string, setup ...string) (*sql.DB, error) {
+	d := &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
+		for _, q := range setup {
+			if _, err := c.Exec(q, nil); err != nil {
+				return fmt.Errorf("%s: %w", q, err)
+			}
+		}
+		return nil
+	}}
+	p := sql.OpenDB(connector{d: d, dsn: dsn})
 	p.SetMaxOpenConns(conns)
 	p.SetMaxIdleConns(conns)
 	p.SetConnMaxLifetime(0)
 	p.SetConnMaxIdleTime(0)
 	return p, nil
 }
+
+// connector opens connections to one DSN with a driver of its own, not
+// the one registered by name: its ConnectHook is this pool's.
+type connector struct {
+	d   *sqlite3.SQLiteDriver
+	dsn string
+}
+
+func (c connector) Connect(context.Context) (driver.Conn, error) { return c.d.Open(c.dsn) }
+func (c connector) Driver() driver.Driver                        { return c.d }
 
 // fileDSN is an SQLite URI for the absolute path p: '?', '#' and '%' in the
 // path are escaped so that they cannot start parameters. Parameters with a

@@ -3,6 +3,7 @@ package state
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"os"
 	"path/filepath"
@@ -241,5 +242,40 @@ func TestIntegrityCheck(t *testing.T) {
 	wantErrIs(t, err, ErrCorrupt)
 	if !strings.Contains(err.Error(), "resources") {
 		t.Errorf("error %q does not name the table", err)
+	}
+}
+
+// The writer's checkpoint interval holds on every connection its pool
+// opens: on one that replaces a connection a driver error discarded too,
+// not only on the first.
+func TestWriterCheckpointOnEveryConnection(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	var first any
+	for round := range 2 {
+		c, err := db.write.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pages int
+		if err := c.QueryRowContext(ctx, "PRAGMA wal_autocheckpoint").Scan(&pages); err != nil {
+			t.Fatal(err)
+		}
+		if pages != 8192 {
+			t.Errorf("round %d: wal_autocheckpoint = %d, want 8192", round, pages)
+		}
+		// Discard the connection, as the pool does after a driver error.
+		err = c.Raw(func(dc any) error {
+			if round == 0 {
+				first = dc
+			} else if dc == first {
+				t.Error("the pool kept the connection it was told was bad")
+			}
+			return driver.ErrBadConn
+		})
+		if !errors.Is(err, driver.ErrBadConn) {
+			t.Fatalf("Raw: %v", err)
+		}
+		c.Close()
 	}
 }
