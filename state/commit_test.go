@@ -62,6 +62,21 @@ func TestCommitHeld(t *testing.T) {
 	if ids, err := db.PathHolders(ctx, "example.org/res/1"); err != nil || len(ids) != 0 {
 		t.Errorf("PathHolders of the old path = %v, %v; want none", ids, err)
 	}
+	if ids, err := db.PathHolders(ctx, moved.Path); err != nil || !reflect.DeepEqual(ids, []int64{s.ID}) {
+		t.Errorf("PathHolders of the new path = %v, %v; want [%d]", ids, err, s.ID)
+	}
+
+	// Upsert at the same path: everything but the path is replaced.
+	again := moved
+	again.Length, again.ETag, again.Fetched = 10, `"v2"`, t0.Add(time.Hour)
+	commit(t, db, s.ID, &Batch{Held: []resourcesync.Held{again}})
+	got, _, _ = db.Held(ctx, s.ID, full.URI)
+	if got.Path != moved.Path || got.Length != 10 || got.ETag != `"v2"` || !got.Fetched.Equal(again.Fetched) {
+		t.Errorf("after an upsert at the same path Held = %+v", got)
+	}
+	if ids, err := db.PathHolders(ctx, moved.Path); err != nil || !reflect.DeepEqual(ids, []int64{s.ID}) {
+		t.Errorf("PathHolders after an upsert at the same path = %v, %v; want [%d]", ids, err, s.ID)
+	}
 }
 
 func TestPathHoldersAcrossSets(t *testing.T) {
