@@ -131,7 +131,9 @@ func run(bin, before string, n, rounds, workers int, work string) error {
 				i+1, c.name, d.Round(time.Millisecond), cpu.Round(time.Millisecond),
 				cmd.ProcessState.UserTime().Round(time.Millisecond), cmd.ProcessState.SystemTime().Round(time.Millisecond),
 				perResource(cpu, n), maxrss/1024, server.Round(time.Millisecond))
-			settle()
+			// The floor never syncs: without this the next run would pay for
+			// its write-back.
+			benchmark.Settle()
 		}
 	}
 	fl := contenders[len(contenders)-1]
@@ -169,14 +171,6 @@ func selfCPU() time.Duration {
 
 func perResource(d time.Duration, n int) float64 {
 	return float64(d.Microseconds()) / float64(n)
-}
-
-// settle writes back, untimed, what the last run left dirty: the floor
-// never syncs, so without this the next run would pay for its write-back
-// (see ../shared/BENCHMARKING.md).
-func settle() {
-	syscall.Sync()
-	time.Sleep(500 * time.Millisecond)
 }
 
 // runFloor reads the floor's list - lines of a URI and its md5 - and runs

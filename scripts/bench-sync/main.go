@@ -17,7 +17,8 @@
 //
 // The first measure is skipped with -unchanged=false.
 //
-// Each timed run gets a fresh directory; everything is deleted at the end.
+// Each run gets a fresh directory and starts on a synced, quiet file
+// system (benchmark.Settle); everything is deleted at the end.
 // It prints each run, the medians, and resync-dest's peak RSS.
 //
 //	go build -o /tmp/resync-dest ./cmd/resync-dest
@@ -245,6 +246,7 @@ func (b *bench) runBin(bin, verb, dir string, extra ...string) (time.Duration, i
 	if verb == "discover" {
 		cmd.Stdout = nil
 	}
+	benchmark.Settle()
 	start := time.Now()
 	maxrss, err := peakrss.Run(cmd, 2*time.Millisecond)
 	d := time.Since(start)

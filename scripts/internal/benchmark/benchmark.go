@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/resync-dest/resync-dest/fixtures"
@@ -83,4 +84,14 @@ func RoundRatios(a, b []time.Duration) string {
 	}
 	fmt.Fprintf(&s, "(median %.2f)", Median(r))
 	return s.String()
+}
+
+// Settle writes back, untimed, what the last run left dirty, and lets the
+// disk go quiet, so that no run pays for the one before it (see
+// ../shared/BENCHMARKING.md). Without it, of two runs in a row the first
+// paid for what came before: in bench-sync the first of two applies in a
+// round took about 7% longer than the second, whichever build it was.
+func Settle() {
+	syscall.Sync()
+	time.Sleep(500 * time.Millisecond)
 }
