@@ -88,9 +88,10 @@ func RoundRatios(a, b []time.Duration) string {
 
 // Settle writes back, untimed, what the last run left dirty, and lets the
 // disk go quiet, so that no run pays for the one before it (see
-// ../shared/BENCHMARKING.md). Without it, of two runs in a row the first
-// paid for what came before: in bench-sync the first of two applies in a
-// round took about 7% longer than the second, whichever build it was.
+// ../shared/BENCHMARKING.md). bench-sync ran without it until the first
+// of two applies in a round was found about 7% slower than the second,
+// whichever build it was (four pairs); whether the pause removes all of
+// that is not measured yet.
 func Settle() {
 	syscall.Sync()
 	time.Sleep(500 * time.Millisecond)
