@@ -69,8 +69,9 @@ func (m *Mirror) Sync() error {
 // the old one within the system call (on ext4 mounted with discard, a
 // wait for the device), yet spreading a batch over four goroutines by
 // target made the apply of 180,000 changes (60,000 updates) slower on disk,
-// 72 s and 70 s against 65 s and 62 s in the same rounds, on two cores
-// (where the time went instead was not measured).
+// 72 s and 70 s against 65 s and 62 s in the same rounds, on two cores -
+// though it ran first in each round, which alone cost about 7% (where the
+// time went instead was not measured).
 func (m *Mirror) Place(tickets []string) []error {
 	errs := make([]error, len(tickets))
 	if m.readOnly {
