@@ -100,10 +100,9 @@ func Open(ctx context.Context, opts Options) (*DB, error) {
 // FULL would fsync the WAL on every commit, for no gain in what we claim.
 func (db *DB) openReadWrite(ctx context.Context, opts Options, ms []migration) error {
 	busy := strconv.FormatInt(opts.BusyTimeout.Milliseconds(), 10)
-	var err error
 	// One connection: writes are serialised in this process, and SQLite
 	// allows one writer anyway.
-	db.write, err = openPool(1, fileDSN(db.path, url.Values{
+	db.write = openPool(1, fileDSN(db.path, url.Values{
 		// BEGIN IMMEDIATE takes the write lock up front, so a transaction
 		// never fails half-way upgrading a read lock (SQLITE_BUSY that the
 		// busy timeout cannot help with).
@@ -114,9 +113,7 @@ func (db *DB) openReadWrite(ctx context.Context, opts Options, ms []migration) e
 		"_synchronous":  {"NORMAL"},
 		"_cache_size":   {"-8192"}, // KiB: bounded, so that memory does not grow with the state
 	}), writerCheckpoint)
-	if err != nil {
-		return err
-	}
+	var err error
 	if db.schema, err = migrate(ctx, db.write, ms); err != nil {
 		return err
 	}
@@ -129,12 +126,12 @@ func (db *DB) openReadWrite(ctx context.Context, opts Options, ms []migration) e
 	}
 	// Readers open the file read-only: they can never write, and WAL lets
 	// them read the last committed state while the writer works.
-	db.read, err = openPool(opts.ReadConns, fileDSN(db.path, url.Values{
+	db.read = openPool(opts.ReadConns, fileDSN(db.path, url.Values{
 		"mode":          {"ro"},
 		"_busy_timeout": {busy},
 		"_cache_size":   {"-4096"}, // KiB, each: what misses is in the OS page cache, a pread away
 	}))
-	return err
+	return nil
 }
 
 // openReadOnly opens the file without writing a byte. An idle WAL database
@@ -159,10 +156,7 @@ func (db *DB) openReadOnly(ctx context.Context, opts Options, ms []migration) er
 	} else if err != nil {
 		return err
 	}
-	var err error
-	if db.read, err = openPool(opts.ReadConns, fileDSN(db.path, params)); err != nil {
-		return err
-	}
+	db.read = openPool(opts.ReadConns, fileDSN(db.path, params))
 	info, err := inspectSchema(ctx, db.read)
 	if err != nil {
 		return err
@@ -187,10 +181,8 @@ func (db *DB) openReadOnly(ctx context.Context, opts Options, ms []migration) er
 // in-memory database with the schema, so that every read finds nothing.
 func (db *DB) openEmpty(ctx context.Context, ms []migration) error {
 	// Each connection to :memory: is its own database: keep exactly one.
+	db.read = openPool(1, "file::memory:?_foreign_keys=1")
 	var err error
-	if db.read, err = openPool(1, "file::memory:?_foreign_keys=1"); err != nil {
-		return err
-	}
 	db.schema, err = migrate(ctx, db.read, ms)
 	return err
 }
@@ -209,8 +201,9 @@ const writerCheckpoint = "PRAGMA wal_autocheckpoint = 8192"
 // re-prepared statements, and an in-memory database dies with its
 // connection. Each connection runs the statements setup when it opens, so
 // that a pragma the DSN cannot carry holds as well for a connection the
-// pool opens later, in place of one a driver error discarded.
-func openPool(conns int, dsn string, setup ...string) (*sql.DB, error) {
+// pool opens later, in place of one a driver error discarded. Nothing is
+// opened here: a DSN or setup that cannot work fails the first statement.
+func openPool(conns int, dsn string, setup ...string) *sql.DB {
 	d := &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
 		for _, q := range setup {
 			if _, err := c.Exec(q, nil); err != nil {
@@ -224,7 +217,7 @@ func openPool(conns int, dsn string, setup ...string) (*sql.DB, error) {
 	p.SetMaxIdleConns(conns)
 	p.SetConnMaxLifetime(0)
 	p.SetConnMaxIdleTime(0)
-	return p, nil
+	return p
 }
 
 // connector opens connections to one DSN with a driver of its own, not

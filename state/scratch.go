@@ -39,14 +39,11 @@ func openScratch(f *os.File, journal, cacheKiB string) (*sql.DB, string, error) 
 	if err != nil {
 		return nil, "", err
 	}
-	db, err := openPool(1, fileDSN(abs, url.Values{
+	db := openPool(1, fileDSN(abs, url.Values{
 		"_journal_mode": {journal},
 		"_synchronous":  {"OFF"},
 		"_locking_mode": {"EXCLUSIVE"},
 		"_cache_size":   {cacheKiB}, // negative: KiB, so memory stays flat however much is written
 	}))
-	if err != nil {
-		return nil, "", err
-	}
 	return db, abs, nil
 }
