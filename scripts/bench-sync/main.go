@@ -18,7 +18,10 @@
 // The first measure is skipped with -unchanged=false.
 //
 // Each run gets a fresh directory and starts on a synced, quiet file
-// system (benchmark.Settle); everything is deleted at the end.
+// system (benchmark.Quiet: after a sync, and once the files an apply
+// deleted can no longer slow it, -quiet after them); everything is deleted
+// at the end. In each round the fresh baseline runs first, then the apply,
+// so that only the apply's own deletions ever fall inside a timed run.
 // It prints each run, the medians, and resync-dest's peak RSS.
 //
 //	go build -o /tmp/resync-dest ./cmd/resync-dest
@@ -55,13 +58,14 @@ func main() {
 	workers := flag.Int("workers", 8, "resync-dest --workers")
 	logLevel := flag.String("log-level", "", "resync-dest --log-level for the measured runs (default: --quiet)")
 	work := flag.String("dir", "", "work directory (default: a new temp directory, removed at the end)")
+	quiet := flag.Duration("quiet", benchmark.DefaultQuiet, "how long after an apply's deletions the next run starts (ext4 without a journal slows creating files for up to 6 minutes after one; 0 on tmpfs or a journaled file system)")
 	flag.Parse()
 	benchmark.NeedBin("bench-sync", *bin)
 	if *mix != "random" && *mix != "even" {
 		fmt.Fprintln(os.Stderr, "bench-sync: -mix must be random or even")
 		os.Exit(2)
 	}
-	b := &bench{bin: *bin, peer: *peer, workers: *workers, rounds: *rounds, logLevel: *logLevel, mix: *mix, unchanged: *unchanged}
+	b := &bench{bin: *bin, peer: *peer, workers: *workers, rounds: *rounds, logLevel: *logLevel, mix: *mix, unchanged: *unchanged, quiet: benchmark.Quiet{Wait: *quiet}}
 	benchmark.ExitOn("bench-sync", b.run(*n, *history, *changes, *work))
 }
 
@@ -73,6 +77,7 @@ type bench struct {
 	logLevel  string
 	mix       string
 	unchanged bool
+	quiet     benchmark.Quiet
 	url       string
 	serving   atomic.Pointer[fixtures.Source]
 }
@@ -188,10 +193,20 @@ func (b *bench) applying(n, changes int, work, base string) error {
 			return 0, 0, err
 		}
 		b.serving.Store(after)
-		defer b.serving.Store(after)
+		defer b.quiet.Deleted()
 		return b.runBin(bin, "sync", dir, "--delete", "--max-delete", "100%")
 	}
 	for i := range b.rounds {
+		// The fresh baseline first: it deletes nothing, so the apply after
+		// it starts as clean as it did.
+		b.serving.Store(after)
+		d, _, err := b.resync("baseline", filepath.Join(work, fmt.Sprintf("rebase-%d", i)))
+		if err != nil {
+			return err
+		}
+		c = append(c, d)
+		fmt.Printf("   round %d  baseline     %8s\n", i+1, d.Round(time.Millisecond))
+
 		d, kib, err := apply(b.bin, filepath.Join(work, fmt.Sprintf("apply-%d", i)))
 		if err != nil {
 			return err
@@ -206,13 +221,6 @@ func (b *bench) applying(n, changes int, work, base string) error {
 			p = append(p, d)
 			fmt.Printf("   round %d  peer (apply) %8s  %6.0f changes/s  peak RSS %d MiB\n", i+1, d.Round(time.Millisecond), float64(changes)/d.Seconds(), kib/1024)
 		}
-
-		d, _, err = b.resync("baseline", filepath.Join(work, fmt.Sprintf("rebase-%d", i)))
-		if err != nil {
-			return err
-		}
-		c = append(c, d)
-		fmt.Printf("   round %d  baseline     %8s\n", i+1, d.Round(time.Millisecond))
 	}
 	ma, mc := benchmark.Median(a), benchmark.Median(c)
 	fmt.Printf("   median: sync applying %d changes %s (%.0f changes/s), fresh baseline %s (ratio %.2f); sync peak RSS max %d MiB\n",
@@ -246,7 +254,7 @@ func (b *bench) runBin(bin, verb, dir string, extra ...string) (time.Duration, i
 	if verb == "discover" {
 		cmd.Stdout = nil
 	}
-	benchmark.Settle()
+	b.quiet.Before()
 	start := time.Now()
 	maxrss, err := peakrss.Run(cmd, 2*time.Millisecond)
 	d := time.Since(start)

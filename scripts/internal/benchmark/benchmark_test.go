@@ -22,3 +22,15 @@ func TestRoundRatios(t *testing.T) {
 		}
 	}
 }
+
+// A run after a deletion starts no sooner than Wait after it (a lower
+// bound only: the machine may always be slower).
+func TestQuietWaitsAfterADeletion(t *testing.T) {
+	q := Quiet{Wait: 2 * time.Second} // well past Settle's own pause
+	q.Deleted()
+	start := time.Now()
+	q.Before()
+	if d := time.Since(start); d < q.Wait-50*time.Millisecond {
+		t.Errorf("Before returned %s after the deletion, want at least %s", d, q.Wait)
+	}
+}
