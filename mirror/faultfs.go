@@ -1,6 +1,7 @@
 package mirror
 
 import (
+	"io"
 	"io/fs"
 	"time"
 )
@@ -17,7 +18,8 @@ const (
 	OpChtimes  = "chtimes"
 	OpSyncDir  = "syncdir"
 	OpSyncFS   = "syncfs" // name is "."
-	OpRead     = "read"   // File methods: name is File.Name()
+	OpKeep     = "keep"
+	OpRead     = "read" // File methods: name is File.Name()
 	OpWrite    = "write"
 	OpSeek     = "seek"
 	OpTruncate = "truncate"
@@ -125,6 +127,14 @@ func (f *FaultFS) SyncFS() error {
 
 // Recheck implements FS; it has no faults.
 func (f *FaultFS) Recheck(dir string) { f.Inner.Recheck(dir) }
+
+// Keep implements FS.
+func (f *FaultFS) Keep(name string) (io.Closer, error) {
+	if err := f.fault(OpKeep, name); err != nil {
+		return nil, err
+	}
+	return f.Inner.Keep(name)
+}
 
 type faultFile struct {
 	File

@@ -65,13 +65,14 @@ func (m *Mirror) Sync() error {
 // are durable only once the next Sync returns: record them after it, never
 // before. Placing on a read-only Mirror fails with ErrReadOnly.
 //
-// The renames run one after another. A rename that replaces a file frees
-// the old one within the system call (on ext4 mounted with discard, a
-// wait for the device), yet spreading a batch over four goroutines by
-// target made the apply of 180,000 changes (60,000 updates) slower on disk,
-// 72 s and 70 s against 65 s and 62 s in the same rounds, on two cores -
-// though it ran first in each round, which alone cost about 7% (where the
-// time went instead was not measured).
+// The renames run one after another. A rename that replaces a file would
+// free the old one within the system call - on ext4 without a journal,
+// mounted with discard, a wait for the device of about 200 µs a file
+// here -, so rename keeps the old file open across it and the freer lets
+// go of it in the background (free.go). Spreading the renames of a batch
+// over four goroutines instead measured slower (72 s and 70 s against
+// 65 s and 62 s for an apply of 60,000 updates), though in a benchmark
+// that ran it first in each round, after deletions (see bench-sync).
 func (m *Mirror) Place(tickets []string) []error {
 	errs := make([]error, len(tickets))
 	if m.readOnly {
