@@ -197,9 +197,8 @@ func BenchmarkMapperPath(b *testing.B) {
 // over the ones an earlier session wrote (the updates of an apply), with
 // the Sync that makes the renames durable; staging them is not timed. One
 // op is the whole batch. On ext4 without a journal, mounted with discard,
-// freeing each old file waits for the device: the measure of keeping the
-// old files across the renames (Keep) and letting go of them in the
-// background. Compare builds by running the test binaries alternately:
+// freeing each old file within its rename waits for the device (see
+// Place). Compare builds by running their test binaries alternately:
 //
 //	go test -run '^$' -bench PlaceReplacing5k -benchtime 3x ./mirror/
 func BenchmarkPlaceReplacing5k(b *testing.B) {

@@ -1,7 +1,6 @@
 package mirror
 
 import (
-	"io"
 	"io/fs"
 	"time"
 )
@@ -18,8 +17,7 @@ const (
 	OpChtimes  = "chtimes"
 	OpSyncDir  = "syncdir"
 	OpSyncFS   = "syncfs" // name is "."
-	OpKeep     = "keep"
-	OpRead     = "read" // File methods: name is File.Name()
+	OpRead     = "read"   // File methods: name is File.Name()
 	OpWrite    = "write"
 	OpSeek     = "seek"
 	OpTruncate = "truncate"
@@ -127,14 +125,6 @@ func (f *FaultFS) SyncFS() error {
 
 // Recheck implements FS; it has no faults.
 func (f *FaultFS) Recheck(dir string) { f.Inner.Recheck(dir) }
-
-// Keep implements FS.
-func (f *FaultFS) Keep(name string) (io.Closer, error) {
-	if err := f.fault(OpKeep, name); err != nil {
-		return nil, err
-	}
-	return f.Inner.Keep(name)
-}
 
 type faultFile struct {
 	File

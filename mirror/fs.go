@@ -51,13 +51,6 @@ type FS interface {
 	// outside must not go on taking files. An FS that keeps none does
 	// nothing.
 	Recheck(dir string)
-	// Keep holds what name names - a file or a symlink, never followed,
-	// never read - so that a rename over it frees it only when the
-	// returned io.Closer is closed, not within the rename: on ext4 without
-	// a journal and mounted with discard, freeing a file waits for the
-	// device (about 200 µs a file here). A missing name is an
-	// fs.ErrNotExist error; an FS that cannot hold one returns nil, nil.
-	Keep(name string) (io.Closer, error)
 }
 
 // File is an open file of an FS. *os.File satisfies it.
@@ -317,34 +310,6 @@ func (f *RootFS) Rename(oldname, newname string) error {
 	return relLinkError(ro.Rename(no, nn), oldname, newname)
 }
 
-// Keep implements FS with an O_PATH descriptor, which holds the inode
-// and opens nothing (a FIFO does not block it): on the descriptor of
-// name's cached directory, or of the root for a name at the top; a name
-// in a directory not cached is not held.
-func (f *RootFS) Keep(name string) (io.Closer, error) {
-	dir, base := f.dir, name
-	if strings.Contains(name, "/") {
-		sub, b := f.sub(name)
-		if sub == nil {
-			return nil, nil
-		}
-		dir, base = sub.dir, b
-	}
-	fd, err := openPath(dir, base)
-	if err != nil {
-		return nil, &fs.PathError{Op: "openat", Path: name, Err: err}
-	}
-	if fd < 0 {
-		return nil, nil // the directory's descriptor was closed meanwhile
-	}
-	return heldFile(fd), nil
-}
-
-// heldFile is a descriptor Keep opened.
-type heldFile int
-
-func (h heldFile) Close() error { return unix.Close(int(h)) }
-
 // Lstat implements FS.
 func (f *RootFS) Lstat(name string) (fs.FileInfo, error) {
 	r, n := f.at(name)
@@ -435,7 +400,6 @@ func (absentFS) Chtimes(name string, _, _ time.Time) error { return absent("chti
 func (absentFS) SyncDir(name string) error                 { return absent("sync", name) }
 func (absentFS) SyncFS() error                             { return nil } // nothing was written
 func (absentFS) Recheck(string)                            {}
-func (absentFS) Keep(name string) (io.Closer, error)       { return nil, absent("keep", name) }
 func (absentFS) Rename(oldname, newname string) error      { return absent("rename", oldname) }
 func (absentFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if name == "." {

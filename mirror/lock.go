@@ -242,7 +242,6 @@ func (m *Mirror) release(session uint64) error {
 		m.writeSession.Store(0)
 		m.sessionMark.Store(0)
 		err = m.discardAll()
-		m.freer.wait() // no hold on a replaced file outlives the session
 		if serr := m.SyncDirs(); err == nil {
 			err = serr
 		}

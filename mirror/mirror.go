@@ -113,8 +113,6 @@ type Mirror struct {
 	closed atomic.Bool
 
 	space spaceGuard
-	// freer lets go of the files renames replaced (see rename).
-	freer *freer
 }
 
 // Open opens the mirror at dest. For writing, it creates dest and
@@ -142,7 +140,6 @@ func Open(dest string, opts Options) (*Mirror, error) {
 		dirty:  make(map[string]struct{}),
 		staged: make(map[string]*stagedFile),
 		byRel:  make(map[string][]*stagedFile),
-		freer:  newFreer(),
 		gen:    1,
 	}
 	if m.now == nil {

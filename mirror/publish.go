@@ -3,7 +3,6 @@ package mirror
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -18,8 +17,6 @@ import (
 type stagedFile struct {
 	rel, tmp string
 	gen      uint64 // the Mirror's gen when it was staged
-	// replaces: a file was at rel when the temp file was made.
-	replaces bool
 	// cancelled: Remove deleted the target after the file was staged and
 	// removed the temp file (or left it to the sweep, if that failed).
 	cancelled bool
@@ -33,7 +30,7 @@ func (m *Mirror) stage(p *pending, session uint64) bool {
 	if m.writeSession.Load() != session {
 		return false
 	}
-	s := &stagedFile{rel: p.rel, tmp: p.tmp, gen: m.gen, replaces: p.replaces}
+	s := &stagedFile{rel: p.rel, tmp: p.tmp, gen: m.gen}
 	m.staged[p.tmp] = s
 	m.byRel[p.rel] = append(m.byRel[p.rel], s)
 	return true
@@ -252,17 +249,7 @@ func (m *Mirror) rename(t string) error {
 	}
 	m.unindex(s)
 	m.stageMu.Unlock()
-	var old io.Closer
-	if s.replaces {
-		// The file replaced is freed when let go of, by the freer, rather
-		// than within the rename: on ext4 without a journal and mounted
-		// with discard, that waits for the device, and renames run one
-		// after another. Keeping it is only for speed: an error is no
-		// reason not to rename.
-		old, _ = m.fsys.Keep(s.rel)
-	}
 	err := m.fsys.Rename(s.tmp, s.rel)
-	m.freer.free(old)
 	mu.Unlock()
 	if err == nil {
 		m.pending.Add(-1)

@@ -71,27 +71,6 @@ func (s *subDir) rename(oldbase, newbase string) (bool, error) {
 	return true, nil
 }
 
-// openPath opens base in the directory d with O_PATH|O_NOFOLLOW; -1 and
-// no error when d was closed meanwhile.
-func openPath(d *os.File, base string) (int, error) {
-	rc, err := d.SyscallConn()
-	if err != nil {
-		return -1, nil
-	}
-	fd := -1
-	var oerr error
-	if rc.Control(func(dfd uintptr) {
-		for {
-			if fd, oerr = unix.Openat(int(dfd), base, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0); oerr != unix.EINTR {
-				return
-			}
-		}
-	}) != nil {
-		return -1, nil
-	}
-	return fd, oerr
-}
-
 // joinName joins a directory's name and a name in it as os does for the
 // files of a Root.
 func joinName(dir, name string) string {

@@ -110,8 +110,6 @@ type pending struct {
 	tmp  string
 	f    File // nil once closed
 	done bool // staged or discarded: Write and Reset fail
-	// replaces: a file was at rel when the temp file was made.
-	replaces bool
 
 	// reserved is the space taken from the mirror's free-space estimate
 	// for this file; written what the current attempt wrote.
@@ -189,26 +187,22 @@ func (m *Mirror) createIn(dir, rel string, session uint64) (*pending, error) {
 	// could not rename into place. In a directory made in this session,
 	// under the lock, every directory is one the mirror made, and so in
 	// dirsOK: a first baseline asks no lstat of each file (one made
-	// behind our back is still refused, by Publish's rename). The lstat
-	// also tells whether the rename will replace a file (see rename).
-	replaces := false
+	// behind our back is still refused, by Publish's rename).
 	if s, ok := m.made.Load(dir); ok && s.(uint64) >= m.sessionMark.Load() && m.writeSession.Load() == session {
 		if _, isDir := m.dirsOK.Load(rel); isDir {
 			return nil, fmt.Errorf("%w: %s is a directory", ErrPathConflict, rel)
 		}
 	} else if fi, err := m.fsys.Lstat(rel); err == nil && fi.IsDir() {
 		return nil, fmt.Errorf("%w: %s is a directory", ErrPathConflict, rel)
-	} else if err == nil {
-		replaces = true
 	}
 	if f, meta, size := m.openPartial(rel); f != nil {
-		return &pending{m: m, rel: rel, tmp: partialFile(rel), f: f, base: size, offer: size, kept: true, meta: meta, replaces: replaces}, nil
+		return &pending{m: m, rel: rel, tmp: partialFile(rel), f: f, base: size, offer: size, kept: true, meta: meta}, nil
 	}
 	f, tmp, err := m.createTemp(dir)
 	if err != nil {
 		return nil, err
 	}
-	return &pending{m: m, rel: rel, tmp: tmp, f: f, replaces: replaces}, nil
+	return &pending{m: m, rel: rel, tmp: tmp, f: f}, nil
 }
 
 // createTemp creates a new empty temp file in dir.
