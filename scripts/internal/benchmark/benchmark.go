@@ -1,6 +1,7 @@
 // Package benchmark holds what the benchmark commands under scripts/ share:
 // the check of the -bin flag, the end of a failed run, the work directory,
-// the fixture Source served and the median of the runs.
+// the fixture Source served, the median of the runs, and the quiet file
+// system every timed run starts on (Settle, Quiet).
 package benchmark
 
 import (
