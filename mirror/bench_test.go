@@ -205,10 +205,10 @@ func BenchmarkPlaceReplacing5k(b *testing.B) {
 	const files = 5000
 	body := string(bytes.Repeat([]byte("0123456789abcdef"), 256))
 	base := b.TempDir() // removed only at the end (see BenchmarkPut10k)
+	rel := func(k int) string { return fmt.Sprintf("h/%d/%d", k%50, k) }
 	for i := range b.N {
 		b.StopTimer()
 		dest := filepath.Join(base, strconv.Itoa(i))
-		rel := func(k int) string { return fmt.Sprintf("h/%d/%d", k%50, k) }
 		m := openLockedAt(b, dest, Options{})
 		old := make([]string, files)
 		for k := range files {

@@ -13,8 +13,8 @@
 // directory; everything is deleted at the end. No run deletes anything,
 // but on ext4 without a journal files deleted before the start slow the
 // first runs (see benchmark.Quiet): start it at least six minutes after
-// deleting many files - the end of its own last run included. It prints each run, the
-// medians, their ratios to the floor and the peak RSS figures (all are
+// deleting many files - the end of its own last run included. It prints
+// each run, the medians, their ratios to the floor and the peak RSS figures (all are
 // polled alike). Besides wall-clock time it reports each child's CPU time
 // (user + system) and CPU µs per resource: on a machine shared with other
 // work the CPU figures move far less than the wall-clock ones. The

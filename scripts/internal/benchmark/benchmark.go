@@ -127,8 +127,9 @@ func (q *Quiet) Before() {
 	if q.last.IsZero() {
 		return
 	}
-	if d := q.Wait - time.Since(q.last); d > 0 {
-		fmt.Printf("   (waiting %s: files were deleted %s ago)\n", d.Round(time.Second), time.Since(q.last).Round(time.Second))
+	since := time.Since(q.last)
+	if d := q.Wait - since; d > 0 {
+		fmt.Printf("   (waiting %s: files were deleted %s ago)\n", d.Round(time.Second), since.Round(time.Second))
 		time.Sleep(d)
 	}
 }
