@@ -67,7 +67,7 @@ func (m *Mirror) Sync() error {
 //
 // The renames run one after another. A rename that replaces a file frees
 // the old one within the system call: on ext4 without a journal, mounted
-// with discard, a wait for the device. Two ways around it were measured
+// with discard, a wait for the device. Three ways around it were measured
 // and not kept. Spreading a batch over four goroutines by target: the
 // apply of 180,000 changes (60,000 updates) took 72 s and 70 s against
 // 65 s and 62 s, though run first in each round, after deletions (see
@@ -78,6 +78,12 @@ func (m *Mirror) Sync() error {
 // deletions keep the device busy with discards all the same. On a file
 // system with a journal the discards wait for its commit, and on NFS a
 // file held open across a rename over it would leave a .nfs file behind.
+// Freeing nothing: exchanging the two names (RENAME_EXCHANGE) and writing
+// later Puts over the old file once a Sync made the exchange durable (and
+// only when no other link or open descriptor reached it, checked with a
+// write lease) cut the writer's renames in that apply from 36.7 s to
+// 11.5 s, but not the apply (64.4 s and 66.1 s against 65.3 s and 67.7 s,
+// alternated): on two cores the workers and the Source bound it first.
 func (m *Mirror) Place(tickets []string) []error {
 	errs := make([]error, len(tickets))
 	if m.readOnly {
