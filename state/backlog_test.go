@@ -138,7 +138,8 @@ func TestBacklogSortsAList(t *testing.T) {
 	}
 }
 
-// A large backlog comes back whole, in order, across pages.
+// A large backlog comes back whole, in order, across pages, each unit
+// with all its pending changes: every third resource changed twice.
 func TestBacklogPages(t *testing.T) {
 	b := newTestBacklog(t)
 	const n = 3*backlogPage + 7
@@ -147,10 +148,23 @@ func TestBacklogPages(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	for i := 0; i < n; i += 3 {
+		if err := b.Add(pend(1, i+1, fmt.Sprintf("u%05d", n-i), resourcesync.ChangeUpdated, n+i)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	i := 0
 	err := b.Units(func(u resourcesync.BacklogUnit) error {
-		if want := fmt.Sprintf("u%05d", n-i); u.URI != want || len(u.Pending) != 1 {
-			return fmt.Errorf("unit %d: %s with %d pending, want %s", i, u.URI, len(u.Pending), want)
+		want, pending := fmt.Sprintf("u%05d", n-i), []string{fmt.Sprintf("0.%d", i+1)}
+		if i%3 == 0 {
+			pending = append(pending, fmt.Sprintf("1.%d", i+1))
+		}
+		var got []string
+		for _, p := range u.Pending {
+			got = append(got, fmt.Sprintf("%d.%d", p.List, p.Position))
+		}
+		if u.URI != want || !slices.Equal(got, pending) || u.Final == nil || got[len(got)-1] != fmt.Sprintf("%d.%d", u.Final.List, u.Final.Position) {
+			return fmt.Errorf("unit %d: %s pending %v, want %s pending %v", i, u.URI, got, want, pending)
 		}
 		i++
 		return nil
@@ -396,4 +410,47 @@ func TestBacklogKeepsLinks(t *testing.T) {
 func linkEqual(a, b resourcesync.Link) bool {
 	return a.Rel == b.Rel && a.Href == b.Href && a.Pri == b.Pri && a.Type == b.Type &&
 		a.Hash.String() == b.Hash.String() && a.Length == b.Length && a.HasLength == b.HasLength
+}
+
+// Changes added in batches keep their order and their done, across a
+// change added alone (AddUnapplied) while a batch was gathering.
+func TestBacklogAddsInBatches(t *testing.T) {
+	b := newTestBacklog(t)
+	const n = 2*addBatch + 5
+	applied := 0
+	for i := 0; i < n; i += 5 {
+		if err := b.Applied(fmt.Sprintf("u%03d", i), resourcesync.ChangeUpdated, t0.Add(time.Duration(i)*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		applied++
+	}
+	pos := 0
+	add := func(p resourcesync.Pending) {
+		t.Helper()
+		if err := b.Add(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range n {
+		pos++
+		add(pend(0, pos, fmt.Sprintf("u%03d", i), resourcesync.ChangeUpdated, i))
+		if i == addBatch+3 { // z twice in one second: its order is its place in the list
+			pos++
+			add(pend(0, pos, "z", resourcesync.ChangeCreated, i))
+			pos++
+			if ok, err := b.AddUnapplied(pend(0, pos, "z", resourcesync.ChangeUpdated, i)); err != nil || !ok {
+				t.Fatalf("AddUnapplied: %v %v", ok, err)
+			}
+			pos++
+			add(pend(0, pos, "z", resourcesync.ChangeDeleted, i))
+		}
+	}
+	if got, done, err := b.Counts(); err != nil || got != int64(n+3) || done != int64(applied) {
+		t.Errorf("Counts = %d, %d, %v; want %d, %d", got, done, err, n+3, applied)
+	}
+	units := describe(t, b, false)
+	z := fmt.Sprintf("z:0.%d,0.%d,0.%d:0.%[3]d:g", addBatch+5, addBatch+6, addBatch+7)
+	if !strings.Contains(units, z) || strings.Contains(units, "u000:") || !strings.Contains(units, "u001:0.2:0.2:") {
+		t.Errorf("units %s\nwant %s among them, u000 done", units, z)
+	}
 }
