@@ -248,3 +248,55 @@ func benchBaseline(b *testing.B, linked bool) {
 	}
 	cpu.report(b)
 }
+
+// BenchmarkBacklogLoad180k is the serial start of an apply: 180,000
+// changes (a third each created, updated, deleted, on scattered URIs, a
+// tenth of the updated changed twice) added to a Backlog, which is then
+// sealed, and its units read back.
+func BenchmarkBacklogLoad180k(b *testing.B) {
+	const n = 180_000
+	kinds := []resourcesync.Change{resourcesync.ChangeCreated, resourcesync.ChangeUpdated, resourcesync.ChangeDeleted}
+	fixity := resourcesync.Fixity{{Alg: resourcesync.AlgMD5, Hex: "1e0d5cb8ef6ba40c99b14c0237be735e"}}
+	var add, seal, read time.Duration
+	for b.Loop() {
+		began := time.Now()
+		bl, err := NewBacklog(b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range n {
+			uri := benchHeld((i * 7919) % 200_000).URI
+			if i%30 == 1 {
+				uri = benchHeld(((i - 1) * 7919) % 200_000).URI
+			}
+			p := resourcesync.Pending{URI: uri, Change: kinds[i%3], Time: t0.Add(time.Duration(i) * time.Millisecond), Position: i + 1}
+			if p.Change != resourcesync.ChangeDeleted {
+				p.Version = resourcesync.Version{Fixity: fixity, Length: 4096, HasLength: true, LastMod: p.Time}
+			}
+			if err := bl.Add(p); err != nil {
+				b.Fatal(err)
+			}
+		}
+		added := time.Now()
+		if _, _, err := bl.Counts(); err != nil {
+			b.Fatal(err)
+		}
+		sealed := time.Now()
+		units := 0
+		if err := bl.Units(func(resourcesync.BacklogUnit) error { units++; return nil }); err != nil {
+			b.Fatal(err)
+		}
+		if units == 0 {
+			b.Fatal("no units")
+		}
+		add, seal, read = add+added.Sub(began), seal+sealed.Sub(added), read+time.Since(sealed)
+		bl.Close()
+	}
+	// Where the time goes: the load, the seal, and reading the units.
+	for _, m := range []struct {
+		d    time.Duration
+		unit string
+	}{{add, "add-ms/op"}, {seal, "seal-ms/op"}, {read, "units-ms/op"}} {
+		b.ReportMetric(float64(m.d.Milliseconds())/float64(b.N), m.unit)
+	}
+}
