@@ -66,12 +66,12 @@ func NewBacklog(dir string) (*Backlog, error) {
 }
 
 func (b *Backlog) create() error {
-	// ord is the place of a change in the order the history applies; at
-	// and lastmod are stored times (timetext.go), so text order is time
-	// order.
+	// ord is the place of a change in the order the history applies, and
+	// its rowid: a unit's final change is found by it directly. at and
+	// lastmod are stored times (timetext.go), so text order is time order.
 	if _, err := b.db.Exec(`
 		CREATE TABLE changes (
-			ord     INTEGER NOT NULL,
+			ord     INTEGER PRIMARY KEY,
 			uri     TEXT NOT NULL,
 			kind    TEXT NOT NULL,
 			at      TEXT NOT NULL,
@@ -318,9 +318,11 @@ func (b *Backlog) build() error {
 	if b.unsorted {
 		// A Source broke chronological order within a list: place each
 		// change by (list, time, position).
-		steps = append(steps, `UPDATE changes SET ord = r.rn FROM (
-			SELECT rowid AS id, row_number() OVER (ORDER BY list, at, pos) AS rn FROM changes) AS r
-			WHERE changes.rowid = r.id`)
+		// ord is unique: the new places are taken negative first, so
+		// that no row takes one another still holds.
+		steps = append(steps, `UPDATE changes SET ord = -r.rn FROM (
+			SELECT ord AS id, row_number() OVER (ORDER BY list, at, pos) AS rn FROM changes) AS r
+			WHERE changes.ord = r.id`, `UPDATE changes SET ord = -ord`)
 	}
 	steps = append(steps,
 		`CREATE INDEX changes_uri ON changes (uri, ord)`,
@@ -349,7 +351,8 @@ func (b *Backlog) build() error {
 		`INSERT INTO units (uri, phase, at, first, final, npending, retry)
 			SELECT uri, 0, '', 0, NULL, 0, 1 FROM retry WHERE uri NOT IN (SELECT uri FROM units)`,
 		`DELETE FROM units WHERE npending = 0 AND retry = 0`,
-		`CREATE INDEX units_order ON units (phase, at, first, uri)`,
+		// Covering: Units reads a unit from the index alone.
+		`CREATE INDEX units_order ON units (phase, at, first, uri, npending, retry, final)`,
 	)
 	for _, q := range steps {
 		if _, err := b.tx.Exec(q); err != nil {
@@ -459,12 +462,12 @@ func (b *Backlog) units(filter string, fn func(resourcesync.BacklogUnit) error) 
 	}
 	const cols = `SELECT u.uri, u.phase, u.at, u.first, u.npending, u.retry, f.ord, f.uri, f.kind, f.at,
 		f.list, f.pos, f.lastmod, f.fixity, f.length, f.links, f.companion, f.done
-		FROM units u LEFT JOIN changes f ON f.uri = u.uri AND f.ord = u.final`
+		FROM units u LEFT JOIN changes f ON f.ord = u.final`
 	// CROSS JOIN keeps SQLite walking units in URI order (its primary key)
 	// for Deletions, instead of sorting every page.
 	const crossCols = `SELECT u.uri, u.phase, u.at, u.first, u.npending, u.retry, f.ord, f.uri, f.kind, f.at,
 		f.list, f.pos, f.lastmod, f.fixity, f.length, f.links, f.companion, f.done
-		FROM units u CROSS JOIN changes f ON f.uri = u.uri AND f.ord = u.final`
+		FROM units u CROSS JOIN changes f ON f.ord = u.final`
 	q := cols + ` WHERE (u.phase, u.at, u.first, u.uri) > (?, ?, ?, ?) ORDER BY u.phase, u.at, u.first, u.uri LIMIT ?`
 	if filter != "" {
 		q = crossCols + ` WHERE u.uri > ?` + filter + ` ORDER BY u.uri LIMIT ?`
