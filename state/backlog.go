@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/resync-dest/resync-dest/resourcesync"
@@ -122,7 +121,7 @@ const addRow = 14
 func addQuery(n int) string {
 	const row = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, EXISTS (SELECT 1 FROM applied WHERE uri = ? AND at = ? AND kind = ?))`
 	return `INSERT INTO changes (ord, uri, kind, at, list, pos, lastmod, fixity, length, links, companion, done)
-		VALUES ` + row + strings.Repeat(`, `+row, n-1)
+		VALUES ` + repeated(row, n)
 }
 
 // usable fails when the Backlog is closed or sealed (for loading).
@@ -163,7 +162,7 @@ func (b *Backlog) flushApplied() error {
 	if n == 0 {
 		return nil
 	}
-	q := `INSERT OR IGNORE INTO applied (uri, kind, at) VALUES (?, ?, ?)` + strings.Repeat(`, (?, ?, ?)`, n-1)
+	q := `INSERT OR IGNORE INTO applied (uri, kind, at) VALUES ` + repeated(`(?, ?, ?)`, n)
 	if _, err := b.tx.Exec(q, b.applied...); err != nil {
 		return fmt.Errorf("backlog %s: applied: %w", b.file, err)
 	}
@@ -552,8 +551,8 @@ func (b *Backlog) fill(page []unitRow) error {
 	if len(uris) == 0 {
 		return nil
 	}
-	rows, err := b.db.Query(`SELECT `+pendingColumns+` FROM changes WHERE done = 0 AND uri IN (?`+
-		strings.Repeat(`, ?`, len(uris)-1)+`) ORDER BY uri, ord`, uris...)
+	rows, err := b.db.Query(`SELECT `+pendingColumns+` FROM changes WHERE done = 0 AND uri IN (`+
+		repeated(`?`, len(uris))+`) ORDER BY uri, ord`, uris...)
 	if err != nil {
 		return err
 	}

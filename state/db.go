@@ -196,6 +196,12 @@ func (db *DB) openEmpty(ctx context.Context, ms []migration) error {
 // at most between checkpoints.
 const writerCheckpoint = "PRAGMA wal_autocheckpoint = 8192"
 
+// repeated is n copies of item separated by commas: the placeholders of
+// an IN list, or the rows of a multi-row VALUES. n must be at least 1.
+func repeated(item string, n int) string {
+	return item + strings.Repeat(`, `+item, n-1)
+}
+
 // openPool returns a pool of at most conns connections to dsn that are
 // never closed for age or idleness: opening one costs pragmas and
 // re-prepared statements, and an in-memory database dies with its

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
@@ -89,8 +88,7 @@ func (db *DB) Held(ctx context.Context, setID int64, uri string) (resourcesync.H
 const heldManyChunk = 100
 
 func selectHeldMany(cols string) string {
-	return `SELECT ` + cols + ` FROM resources WHERE set_id = ? AND uri IN (?` +
-		strings.Repeat(`, ?`, heldManyChunk-1) + `)`
+	return `SELECT ` + cols + ` FROM resources WHERE set_id = ? AND uri IN (` + repeated(`?`, heldManyChunk) + `)`
 }
 
 // HeldMany looks up many URIs of set setID at once and returns what is held
@@ -260,8 +258,7 @@ func (db *DB) PathOwners(ctx context.Context, setID int64, paths []string) (map[
 		for _, p := range chunk {
 			args = append(args, p)
 		}
-		q := `SELECT path, min(uri) FROM resources WHERE set_id = ? AND path IN (?` +
-			strings.Repeat(`, ?`, len(chunk)-1) + `) GROUP BY path`
+		q := `SELECT path, min(uri) FROM resources WHERE set_id = ? AND path IN (` + repeated(`?`, len(chunk)) + `) GROUP BY path`
 		if err := db.pathOwnersChunk(ctx, q, args, out); err != nil {
 			return nil, fmt.Errorf("read the owners of %d paths of set %d: %w", len(chunk), setID, err)
 		}
