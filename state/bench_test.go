@@ -250,9 +250,10 @@ func benchBaseline(b *testing.B, linked bool) {
 }
 
 // BenchmarkBacklogLoad180k is the serial start of an apply: 180,000
-// changes (a third each created, updated, deleted, on scattered URIs, a
-// tenth of the updated changed twice) added to a Backlog, which is then
-// sealed, and its units read back.
+// changes (a third each created, updated, deleted, on scattered URIs; one
+// update in ten names the resource the change before it created, so
+// 174,000 units) added to a Backlog, which is then sealed, and its units
+// read back.
 func BenchmarkBacklogLoad180k(b *testing.B) {
 	const n = 180_000
 	kinds := []resourcesync.Change{resourcesync.ChangeCreated, resourcesync.ChangeUpdated, resourcesync.ChangeDeleted}
