@@ -1,0 +1,22 @@
+package main
+
+import "runtime/debug"
+
+// gcPercent is the garbage collector's target, as GOGC, unless the
+// environment sets GOGC. Every download allocates its request, response
+// and digests while little stays live, so at Go's default, 100, the
+// collector ran often; at 200 it runs half as often. A first baseline of
+// 50,000 resources used 7% less CPU (bench-baseline, the one binary at
+// both settings alternated, 6 rounds on tmpfs) at the same peak RSS, and
+// applying 180,000 changes peaked 5 MiB higher, at 74 MiB. At 400 the
+// baseline's peak RSS rose from 51 to 66 MiB for little more.
+const gcPercent = 200
+
+// tuneGC sets GOGC to gcPercent unless getenv gives one: a GOGC the user
+// set (the runtime has already applied it, "off" included) is theirs.
+func tuneGC(getenv func(string) string) {
+	if getenv("GOGC") != "" {
+		return
+	}
+	debug.SetGCPercent(gcPercent)
+}
