@@ -244,3 +244,32 @@ func checkURI(t *testing.T, m *Mapper, u string) {
 		t.Fatalf("Path(%q) = %q, URI %q of another resource:\n%s\nwant\n%s", u, p, back, got, want)
 	}
 }
+
+// FuzzNamesKept checks the short cuts of segmentName and authorityName
+// against the encoders they skip: a name they keep as it is must be what
+// appendName or appendHost would have written.
+func FuzzNamesKept(f *testing.F) {
+	for _, s := range []string{"a", "data", "Ab.txt", "with space", "a%20b", "é", "\x7f", "[::1]", ".h", "a?b", "x/y", ""} {
+		f.Add(s, "")
+		f.Add(s, "8080")
+	}
+	f.Fuzz(func(t *testing.T, s, port string) {
+		if s == "" || s == "." || s == ".." {
+			return // names of their own (indexName, emptyName, the dot escapes)
+		}
+		if got, want := segmentName(s, true, MappingVersion), string(appendName(nil, s, false)); got != want {
+			t.Fatalf("segmentName(%q) = %q, appendName gives %q", s, got, want)
+		}
+		if strings.HasPrefix(s, ".") {
+			return // escaped as %2E before appendHost
+		}
+		p := parsedURI{host: s, port: port}
+		want := string(appendHost(nil, s))
+		if port != "" {
+			want += ":" + port
+		}
+		if got := p.authorityName(MappingVersion); got != want {
+			t.Fatalf("authorityName of host %q port %q = %q, appendHost gives %q", s, port, got, want)
+		}
+	})
+}

@@ -3,6 +3,7 @@ package mirror
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -64,8 +65,14 @@ func (p parsedURI) authorityName(v int) string {
 		}
 		return appendHost(b, s)
 	}
-	var b []byte
 	host := p.host
+	if v != 1 && !p.bracketed && kept(host) && !strings.ContainsAny(host, "[]") && !strings.HasPrefix(host, ".") {
+		if p.port == "" {
+			return host // what appendHost would give
+		}
+		return host + ":" + p.port
+	}
+	var b []byte
 	if p.bracketed {
 		b = append(b, '[')
 		b = enc(b, host)
@@ -100,7 +107,22 @@ func segmentName(seg string, last bool, v int) string {
 	if v == 1 {
 		return string(appendEncodedV1(nil, seg))
 	}
+	if kept(seg) {
+		return seg
+	}
 	return string(appendName(nil, seg, false))
+}
+
+// kept reports whether appendName keeps s as it is outside a query:
+// printable ASCII without "%", "/" or "?". Most names are, and are then
+// spared a copy.
+func kept(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '%' || c == '/' || c == '?' {
+			return false
+		}
+	}
+	return true
 }
 
 // appendName appends s to dst as version 2 names it: bytes are kept as

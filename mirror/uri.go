@@ -84,12 +84,11 @@ func parseURI(s string) (parsedURI, error) {
 		p.query, p.hasQuery = query, true
 	}
 	if p.rawPath != "" {
-		for _, raw := range strings.Split(p.rawPath[1:], "/") {
-			seg, err := percentDecode(raw)
-			if err != nil {
+		p.segs = strings.Split(p.rawPath[1:], "/")
+		for i, raw := range p.segs {
+			if p.segs[i], err = percentDecode(raw); err != nil {
 				return bad("path: %v", err)
 			}
-			p.segs = append(p.segs, seg)
 		}
 	}
 	return p, nil
@@ -158,6 +157,9 @@ func unhex(c byte) byte {
 // asciiLower lower-cases ASCII letters only: strings.ToLower would fold
 // non-ASCII runes and replace invalid UTF-8, merging distinct hosts.
 func asciiLower(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return 'A' <= r && r <= 'Z' }) {
+		return s
+	}
 	b := []byte(s)
 	for i, c := range b {
 		if 'A' <= c && c <= 'Z' {

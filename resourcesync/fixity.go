@@ -381,7 +381,9 @@ type Verifier struct {
 // fixity and, when hasLength, the given length. extra names algorithms to
 // compute even though want lacks them (to record local digests).
 func NewVerifier(want Fixity, length int64, hasLength bool, extra ...string) *Verifier {
-	v := &Verifier{want: want, length: length, hasLength: hasLength}
+	n := len(want) + len(extra)
+	v := &Verifier{want: want, length: length, hasLength: hasLength,
+		algs: make([]string, 0, n), hashes: make([]hash.Hash, 0, n)}
 	add := func(alg string) {
 		c, ok := KnownAlg(alg)
 		if !ok {
@@ -427,8 +429,9 @@ func (v *Verifier) Written() int64 { return v.n }
 // the algorithms were asked for.
 func (v *Verifier) Sums() Fixity {
 	out := make(Fixity, len(v.algs))
+	var buf [64]byte // the longest digest, SHA-512's
 	for i, h := range v.hashes {
-		out[i] = Digest{Alg: v.algs[i], Hex: hex.EncodeToString(h.Sum(nil))}
+		out[i] = Digest{Alg: v.algs[i], Hex: hex.EncodeToString(h.Sum(buf[:0]))}
 	}
 	return out
 }
