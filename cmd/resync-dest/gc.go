@@ -7,9 +7,11 @@ import "runtime/debug"
 // and digests while little stays live, so at Go's default, 100, the
 // collector ran often; at 200 it runs half as often. A first baseline of
 // 50,000 resources used 7% less CPU (bench-baseline, the one binary at
-// both settings alternated, 6 rounds on tmpfs) at the same peak RSS, and
-// applying 180,000 changes peaked 5 MiB higher, at 74 MiB. At 400 the
-// baseline's peak RSS rose from 51 to 66 MiB for little more.
+// both settings alternated, 6 rounds on tmpfs) at the same peak RSS; on
+// disk the difference was inside the noise. Applying 180,000 changes
+// peaked 4-7 MiB higher (91-92 MiB on disk, 74 on tmpfs), 1,000,000 at
+// 69 MiB. At 400 the baseline's peak RSS rose from 51 to 66 MiB for
+// little more.
 const gcPercent = 200
 
 // tuneGC sets GOGC to gcPercent unless getenv gives one: a GOGC the user
