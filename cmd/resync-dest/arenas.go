@@ -7,7 +7,11 @@ package main
 #include <stdlib.h>
 #include <string.h>
 
-// mallocArenas' value; see there.
+// MALLOC_ARENAS caps glibc's malloc arenas. SQLite allocates through it,
+// from whichever thread runs its call, and glibc gives each new thread that
+// allocates an arena of its own (up to eight per core), each keeping the
+// memory freed into it. SQLite runs one writer and a few readers, so two
+// arenas are seldom contended.
 #define MALLOC_ARENAS 2
 
 // arena_cap_wanted: glibc applies a user's MALLOC_ARENA_MAX or tunable
@@ -36,14 +40,6 @@ static int arenas_were_capped(void) { return arenas_capped; }
 import "C"
 
 import "unsafe"
-
-// mallocArenas caps the C allocator's arenas, unless the environment sets
-// them. SQLite allocates through it, from whichever thread runs its call,
-// and glibc gives each new thread that allocates an arena of its own (up
-// to eight per core), each keeping the memory freed into it. SQLite runs
-// one writer and a few readers, so two arenas are seldom contended. The
-// cap is set in C, when the program is loaded (cap_arenas).
-const mallocArenas = C.MALLOC_ARENAS
 
 // arenasCapped reports whether the cap took in this process: false when
 // the user set one, or where the C library has no arenas to cap.
