@@ -25,7 +25,7 @@
 //
 //	go build -o /tmp/resync-dest ./cmd/resync-dest
 //	go run ./scripts/bench-baseline -bin /tmp/resync-dest -n 10000 -rounds 3
-//	go run ./scripts/bench-baseline -bin /tmp/after -before /tmp/before -n 50000 -dir /dev/shm/bb
+//	go run ./scripts/bench-baseline -bin /tmp/after -before /tmp/before -n 50000 -dir /dev/shm
 package main
 
 import (
@@ -63,7 +63,7 @@ func main() {
 	// the figure measures the concurrency, not the work (resync-dest's
 	// own default, 8, is a politeness choice).
 	workers := flag.Int("workers", floorConns, "resync-dest --workers (default: the floor's connections)")
-	work := flag.String("dir", "", "work directory (default: a new temp directory, removed at the end)")
+	work := flag.String("dir", "", "where to make the work directory, removed at the end (default: the system's temporary directory; /dev/shm for tmpfs)")
 	floorList := flag.String("floor-list", "", "internal: be the floor, fetching the URIs (and md5s) in this file into -dir")
 	flag.Parse()
 	if *floorList != "" {

@@ -43,7 +43,7 @@ func main() {
 	rounds := flag.Int("rounds", 2, "rounds of (1 worker, 3 workers)")
 	fetchers := flag.Int("fetchers", 8, "concurrent fetches per job (the Source's workers option)")
 	delay := flag.Duration("delay", 0, "latency the Source adds to each resource")
-	work := flag.String("work", "", "directory for temporary files (default: a new one under $TMPDIR)")
+	work := flag.String("work", "", "where to make the directory for temporary files, removed at the end (default: $TMPDIR)")
 	flag.Parse()
 	benchmark.NeedBin("bench-scale", *bin)
 	benchmark.ExitOn("bench-scale", run(*bin, *n, *listMax, *rounds, *fetchers, *delay, *work))

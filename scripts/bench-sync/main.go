@@ -57,7 +57,7 @@ func main() {
 	rounds := flag.Int("rounds", 3, "rounds of each measure")
 	workers := flag.Int("workers", 8, "resync-dest --workers")
 	logLevel := flag.String("log-level", "", "resync-dest --log-level for the measured runs (default: --quiet)")
-	work := flag.String("dir", "", "work directory (default: a new temp directory, removed at the end)")
+	work := flag.String("dir", "", "where to make the work directory, removed at the end (default: the system's temporary directory; /dev/shm for tmpfs)")
 	quiet := flag.Duration("quiet", benchmark.DefaultQuiet, "how long after an apply's deletions the next run starts (ext4 without a journal slows creating files for up to 6 minutes after one; 0 on tmpfs or a journaled file system)")
 	flag.Parse()
 	benchmark.NeedBin("bench-sync", *bin)

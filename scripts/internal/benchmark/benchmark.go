@@ -33,14 +33,14 @@ func ExitOn(cmd string, err error) {
 	}
 }
 
-// WorkDir returns dir, or when dir is "" a new temporary directory named
-// after pattern (as os.MkdirTemp takes it), with what removes it at the
-// end: nothing for a directory given, everything for one made here.
-func WorkDir(dir, pattern string) (string, func(), error) {
-	if dir != "" {
-		return dir, func() {}, nil
-	}
-	dir, err := os.MkdirTemp("", pattern)
+// WorkDir makes a new work directory named after pattern (as
+// os.MkdirTemp takes it) in parent - the system's temporary directory when
+// parent is "" - and returns it with what removes it at the end. Every
+// invocation gets its own: a run directory left by an earlier invocation
+// (one killed part way) would turn a "fresh" baseline into a sync of an
+// existing mirror.
+func WorkDir(parent, pattern string) (string, func(), error) {
+	dir, err := os.MkdirTemp(parent, pattern)
 	if err != nil {
 		return "", nil, err
 	}

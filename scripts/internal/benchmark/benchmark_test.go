@@ -1,6 +1,8 @@
 package benchmark
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -32,5 +34,36 @@ func TestQuietWaitsAfterADeletion(t *testing.T) {
 	q.Before()
 	if d := time.Since(start); d < q.Wait-50*time.Millisecond {
 		t.Errorf("Before returned %s after the deletion, want at least %s", d, q.Wait)
+	}
+}
+
+// Each invocation works in a new, empty directory of its own inside the
+// one given, and leaves nothing behind: a run directory of an earlier,
+// killed invocation must never be taken for a fresh one.
+func TestWorkDirIsNewAndRemoved(t *testing.T) {
+	parent := t.TempDir()
+	left := filepath.Join(parent, "bench-x-old")
+	if err := os.MkdirAll(filepath.Join(left, "resync-dest-0"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir, remove, err := WorkDir(parent, "bench-x-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(dir) != parent || dir == left {
+		t.Fatalf("WorkDir(%s) = %s, want a new directory in it", parent, dir)
+	}
+	if ents, err := os.ReadDir(dir); err != nil || len(ents) != 0 {
+		t.Fatalf("work directory %s: %d entries, %v; want empty", dir, len(ents), err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	remove()
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("%s after remove: %v, want it gone", dir, err)
+	}
+	if _, err := os.Stat(left); err != nil {
+		t.Errorf("what was in the parent before: %v", err)
 	}
 }
