@@ -84,6 +84,9 @@ func (m *Mirror) Sync() error {
 // write lease) cut the writer's renames in that apply from 36.7 s to
 // 11.5 s, but not the apply (64.4 s and 66.1 s against 65.3 s and 67.7 s,
 // alternated): on two cores the workers and the Source bound it first.
+// Keeping the files Remove deletes as well, so that an apply frees
+// nothing until its end, did not change it either (90,000 changes on
+// 100,000: 26.3 s against 26.5 s).
 func (m *Mirror) Place(tickets []string) []error {
 	errs := make([]error, len(tickets))
 	if m.readOnly {
