@@ -44,7 +44,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/resync-dest/resync-dest/fixtures"
@@ -119,7 +118,7 @@ func run(bin, before string, n, rounds, workers int, work string) error {
 			}
 			cmd := exec.Command(c.bin, args...)
 			cmd.Stderr = os.Stderr
-			server := selfCPU()
+			server := benchmark.SelfCPU()
 			start := time.Now()
 			// Every contender is polled alike, so that all pay for the polling.
 			maxrss, err := peakrss.Run(cmd, 2*time.Millisecond) // KiB
@@ -127,8 +126,8 @@ func run(bin, before string, n, rounds, workers int, work string) error {
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
 			d := time.Since(start)
-			server = selfCPU() - server
-			cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+			server = benchmark.SelfCPU() - server
+			cpu := benchmark.ChildCPU(cmd.ProcessState)
 			c.wall, c.cpu, c.rss = append(c.wall, d), append(c.cpu, cpu), append(c.rss, maxrss)
 			fmt.Printf("round %d  %-11s %8s  CPU %8s (user %s, sys %s) = %4.0f µs/resource  peak RSS %d MiB  server CPU %s\n",
 				i+1, c.name, d.Round(time.Millisecond), cpu.Round(time.Millisecond),
@@ -160,16 +159,6 @@ type contender struct {
 	name, bin string
 	wall, cpu []time.Duration
 	rss       []int64
-}
-
-// selfCPU is the CPU time this process has used: the server's, mostly
-// (and the polling's), which shares the machine with the child measured.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func perResource(d time.Duration, n int) float64 {

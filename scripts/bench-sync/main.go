@@ -22,7 +22,11 @@
 // deleted can no longer slow it, -quiet after them); everything is deleted
 // at the end. In each round the fresh baseline runs first, then the apply,
 // so that only the apply's own deletions ever fall inside a timed run.
-// It prints each run, the medians, and resync-dest's peak RSS.
+// It prints each run, the medians, and resync-dest's peak RSS. For the
+// second measure it prints each run's CPU time (user + system) and that of
+// the Source served (this process's) too: they share the two cores, and on
+// a machine shared with other work the CPU figures move far less than the
+// wall-clock ones.
 //
 //	go build -o /tmp/resync-dest ./cmd/resync-dest
 //	go run ./scripts/bench-sync -bin /tmp/resync-dest -n 10000 -changes 50000 -rounds 3
@@ -143,10 +147,10 @@ func (b *bench) measureUnchanged(n, history int, work, base string) error {
 	// The mirror: a baseline, then one sync that reads the history once
 	// (and records the closed lists as done), as any cron run after the
 	// first would find it.
-	if _, _, err := b.resync("sync", dir); err != nil {
+	if _, err := b.resync("sync", dir); err != nil {
 		return err
 	}
-	if _, _, err := b.resync("sync", dir); err != nil {
+	if _, err := b.resync("sync", dir); err != nil {
 		return err
 	}
 	fmt.Printf("1. unchanged mirror of %d resources, %d changes in the history (%d Change Lists)\n", n, history, len(src.Changes(0))/src.Spec().ChangeListMax+1)
@@ -154,15 +158,15 @@ func (b *bench) measureUnchanged(n, history int, work, base string) error {
 	var rss []int64
 	for i := range b.rounds {
 		for _, verb := range []string{"sync", "baseline", "discover"} {
-			d, kib, err := b.resync(verb, dir)
+			m, err := b.resync(verb, dir)
 			if err != nil {
 				return err
 			}
-			times[verb] = append(times[verb], d)
+			times[verb] = append(times[verb], m.wall)
 			if verb == "sync" {
-				rss = append(rss, kib)
+				rss = append(rss, m.rss)
 			}
-			fmt.Printf("   round %d  %-8s %8s  peak RSS %d MiB\n", i+1, verb, d.Round(time.Millisecond), kib/1024)
+			fmt.Printf("   round %d  %-8s %8s  peak RSS %d MiB\n", i+1, verb, m.wall.Round(time.Millisecond), m.rss/1024)
 		}
 	}
 	fmt.Printf("   median: sync %s, baseline %s, discover %s; sync peak RSS max %d MiB\n",
@@ -185,12 +189,11 @@ func (b *bench) applying(n, changes int, work, base string) error {
 	lists := len(after.Changes(0))/after.Spec().ChangeListMax + 1
 	fmt.Printf("2. applying %d changes (%s mix, %d Change Lists) to a mirror of %d resources; the changed Source has %d\n",
 		changes, b.mix, lists, n, len(after.Resources(0)))
-	var a, p, c []time.Duration
-	var rss []int64
-	apply := func(bin, dir string) (time.Duration, int64, error) {
+	var a, p, c runs
+	apply := func(bin, dir string) (measured, error) {
 		b.serving.Store(before)
-		if _, _, err := b.runBin(bin, "sync", dir); err != nil { // the baseline, untimed
-			return 0, 0, err
+		if _, err := b.runBin(bin, "sync", dir); err != nil { // the baseline, untimed
+			return measured{}, err
 		}
 		b.serving.Store(after)
 		defer b.quiet.Deleted()
@@ -200,47 +203,80 @@ func (b *bench) applying(n, changes int, work, base string) error {
 		// The fresh baseline first: it deletes nothing, so the apply after
 		// it starts as clean as it did.
 		b.serving.Store(after)
-		d, _, err := b.resync("baseline", filepath.Join(work, fmt.Sprintf("rebase-%d", i)))
+		m, err := b.resync("baseline", filepath.Join(work, fmt.Sprintf("rebase-%d", i)))
 		if err != nil {
 			return err
 		}
-		c = append(c, d)
-		fmt.Printf("   round %d  baseline     %8s\n", i+1, d.Round(time.Millisecond))
+		c.add(m)
+		fmt.Printf("   round %d  baseline     %s\n", i+1, m)
 
-		d, kib, err := apply(b.bin, filepath.Join(work, fmt.Sprintf("apply-%d", i)))
+		m, err = apply(b.bin, filepath.Join(work, fmt.Sprintf("apply-%d", i)))
 		if err != nil {
 			return err
 		}
-		a, rss = append(a, d), append(rss, kib)
-		fmt.Printf("   round %d  sync (apply) %8s  %6.0f changes/s  peak RSS %d MiB\n", i+1, d.Round(time.Millisecond), float64(changes)/d.Seconds(), kib/1024)
+		a.add(m)
+		fmt.Printf("   round %d  sync (apply) %s  %6.0f changes/s\n", i+1, m, float64(changes)/m.wall.Seconds())
 		if b.peer != "" {
-			d, kib, err := apply(b.peer, filepath.Join(work, fmt.Sprintf("peer-%d", i)))
+			m, err := apply(b.peer, filepath.Join(work, fmt.Sprintf("peer-%d", i)))
 			if err != nil {
 				return err
 			}
-			p = append(p, d)
-			fmt.Printf("   round %d  peer (apply) %8s  %6.0f changes/s  peak RSS %d MiB\n", i+1, d.Round(time.Millisecond), float64(changes)/d.Seconds(), kib/1024)
+			p.add(m)
+			fmt.Printf("   round %d  peer (apply) %s  %6.0f changes/s\n", i+1, m, float64(changes)/m.wall.Seconds())
 		}
 	}
-	ma, mc := benchmark.Median(a), benchmark.Median(c)
+	ma, mc := benchmark.Median(a.wall), benchmark.Median(c.wall)
 	fmt.Printf("   median: sync applying %d changes %s (%.0f changes/s), fresh baseline %s (ratio %.2f); sync peak RSS max %d MiB\n",
-		changes, ma.Round(time.Millisecond), float64(changes)/ma.Seconds(), mc.Round(time.Millisecond), ma.Seconds()/mc.Seconds(), slices.Max(rss)/1024)
-	fmt.Printf("   round by round, sync (apply) / fresh baseline: %s\n", benchmark.RoundRatios(a, c))
+		changes, ma.Round(time.Millisecond), float64(changes)/ma.Seconds(), mc.Round(time.Millisecond), ma.Seconds()/mc.Seconds(), slices.Max(a.rss)/1024)
+	fmt.Printf("   median CPU: sync applying %s, fresh baseline %s (ratio %.2f); with the Source's: %s and %s (ratio %.2f)\n",
+		benchmark.Median(a.cpu).Round(time.Millisecond), benchmark.Median(c.cpu).Round(time.Millisecond),
+		benchmark.Median(a.cpu).Seconds()/benchmark.Median(c.cpu).Seconds(),
+		benchmark.Median(a.machine).Round(time.Millisecond), benchmark.Median(c.machine).Round(time.Millisecond),
+		benchmark.Median(a.machine).Seconds()/benchmark.Median(c.machine).Seconds())
+	fmt.Printf("   round by round, sync (apply) / fresh baseline: wall %s, CPU %s\n", benchmark.RoundRatios(a.wall, c.wall), benchmark.RoundRatios(a.cpu, c.cpu))
 	if b.peer != "" {
-		fmt.Printf("   median: peer applying %d changes %s (ratio to -bin's %.2f)\n", changes, benchmark.Median(p).Round(time.Millisecond), benchmark.Median(p).Seconds()/ma.Seconds())
-		fmt.Printf("   round by round, peer (apply) / fresh baseline: %s\n", benchmark.RoundRatios(p, c))
+		mp := benchmark.Median(p.wall)
+		fmt.Printf("   median: peer applying %d changes %s (ratio to -bin's %.2f), CPU %s (ratio to -bin's %.2f); peak RSS max %d MiB\n",
+			changes, mp.Round(time.Millisecond), mp.Seconds()/ma.Seconds(), benchmark.Median(p.cpu).Round(time.Millisecond),
+			benchmark.Median(p.cpu).Seconds()/benchmark.Median(a.cpu).Seconds(), slices.Max(p.rss)/1024)
+		fmt.Printf("   round by round, peer (apply) / fresh baseline: wall %s, CPU %s\n", benchmark.RoundRatios(p.wall, c.wall), benchmark.RoundRatios(p.cpu, c.cpu))
+		fmt.Printf("   round by round, peer (apply) / sync (apply): wall %s, CPU %s\n", benchmark.RoundRatios(p.wall, a.wall), benchmark.RoundRatios(p.cpu, a.cpu))
 	}
 	return nil
 }
 
-// resync runs one resync-dest command and returns its wall time and peak
-// RSS (KiB).
-func (b *bench) resync(verb, dir string, extra ...string) (time.Duration, int64, error) {
+// measured is one run of resync-dest: its wall-clock time, its CPU time
+// (user + system), the Source's CPU time meanwhile (this process's) and
+// its peak RSS in KiB.
+type measured struct {
+	wall, cpu, source time.Duration
+	rss               int64
+}
+
+func (m measured) String() string {
+	return fmt.Sprintf("%8s  CPU %8s  Source CPU %8s  peak RSS %d MiB", m.wall.Round(time.Millisecond),
+		m.cpu.Round(time.Millisecond), m.source.Round(time.Millisecond), m.rss/1024)
+}
+
+// runs are the figures of one kind of run, round by round; machine is
+// the CPU time of resync-dest and the Source together.
+type runs struct {
+	wall, cpu, machine []time.Duration
+	rss                []int64
+}
+
+func (r *runs) add(m measured) {
+	r.wall, r.cpu, r.machine = append(r.wall, m.wall), append(r.cpu, m.cpu), append(r.machine, m.cpu+m.source)
+	r.rss = append(r.rss, m.rss)
+}
+
+// resync runs one resync-dest command of -bin and measures it.
+func (b *bench) resync(verb, dir string, extra ...string) (measured, error) {
 	return b.runBin(b.bin, verb, dir, extra...)
 }
 
 // runBin runs one command of the binary bin.
-func (b *bench) runBin(bin, verb, dir string, extra ...string) (time.Duration, int64, error) {
+func (b *bench) runBin(bin, verb, dir string, extra ...string) (measured, error) {
 	args := []string{"--quiet", verb}
 	if b.logLevel != "" {
 		args = []string{"--log-level", b.logLevel, verb}
@@ -255,11 +291,13 @@ func (b *bench) runBin(bin, verb, dir string, extra ...string) (time.Duration, i
 		cmd.Stdout = nil
 	}
 	b.quiet.Before()
+	source := benchmark.SelfCPU()
 	start := time.Now()
 	maxrss, err := peakrss.Run(cmd, 2*time.Millisecond)
-	d := time.Since(start)
+	m := measured{wall: time.Since(start), source: benchmark.SelfCPU() - source, rss: maxrss}
 	if err != nil {
-		return d, 0, fmt.Errorf("resync-dest %v: %w", args, err)
+		return m, fmt.Errorf("resync-dest %v: %w", args, err)
 	}
-	return d, maxrss, nil
+	m.cpu = benchmark.ChildCPU(cmd.ProcessState)
+	return m, nil
 }

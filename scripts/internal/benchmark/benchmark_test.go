@@ -2,6 +2,7 @@ package benchmark
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -65,5 +66,24 @@ func TestWorkDirIsNewAndRemoved(t *testing.T) {
 	}
 	if _, err := os.Stat(left); err != nil {
 		t.Errorf("what was in the parent before: %v", err)
+	}
+}
+
+// The CPU figures come from the kernel's accounting: work done shows, in
+// this process and in an ended child.
+func TestCPUTimesCountWorkDone(t *testing.T) {
+	before := SelfCPU()
+	deadline := time.Now().Add(10 * time.Second)
+	for x := uint64(1); SelfCPU()-before < 20*time.Millisecond; x = x*6364136223846793005 + 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("SelfCPU moved %s in 10 s of spinning", SelfCPU()-before)
+		}
+	}
+	cmd := exec.Command("sh", "-c", `i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done`)
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if cpu := ChildCPU(cmd.ProcessState); cpu <= 0 {
+		t.Errorf("ChildCPU of a shell that counted to 100,000 = %s, want more than 0", cpu)
 	}
 }
