@@ -1,8 +1,9 @@
 // Package benchmark holds what the benchmark commands under scripts/ share:
 // the check of the -bin flag, the end of a failed run, the work directory,
-// the fixture Source served, the median of the runs, the CPU time of a run
-// and of the Source served, and the quiet file system every timed run
-// starts on (Settle, Quiet).
+// the fixture Source served and its documents fetched before the first
+// timed run (Warm), the median of the runs, the CPU time of a run and of
+// the Source served, and the quiet file system every timed run starts on
+// (Settle, Quiet).
 package benchmark
 
 import (
