@@ -219,19 +219,26 @@ func (b *bench) applying(n, changes int, work, base string) error {
 		c.add(m)
 		fmt.Printf("   round %d  baseline     %s\n", i+1, m)
 
-		m, err = apply(b.bin, filepath.Join(work, fmt.Sprintf("apply-%d", i)))
-		if err != nil {
-			return err
+		// With -peer the two applies take turns going first (A B, B A,
+		// ...): the first apply of a round ran slower than the second,
+		// whichever build it was (stop 36: by 8 to 16 s in round 1).
+		type applier struct {
+			bin, name string
+			r         *runs
 		}
-		a.add(m)
-		fmt.Printf("   round %d  sync (apply) %s  %6.0f changes/s\n", i+1, m, float64(changes)/m.wall.Seconds())
-		if b.peer != "" {
-			m, err := apply(b.peer, filepath.Join(work, fmt.Sprintf("peer-%d", i)))
+		order := []applier{{b.bin, "sync", &a}, {b.peer, "peer", &p}}
+		if b.peer == "" {
+			order = order[:1]
+		} else if i%2 == 1 {
+			order[0], order[1] = order[1], order[0]
+		}
+		for _, ap := range order {
+			m, err := apply(ap.bin, filepath.Join(work, fmt.Sprintf("%s-%d", ap.name, i)))
 			if err != nil {
 				return err
 			}
-			p.add(m)
-			fmt.Printf("   round %d  peer (apply) %s  %6.0f changes/s\n", i+1, m, float64(changes)/m.wall.Seconds())
+			ap.r.add(m)
+			fmt.Printf("   round %d  %s (apply) %s  %6.0f changes/s\n", i+1, ap.name, m, float64(changes)/m.wall.Seconds())
 		}
 	}
 	ma, mc := benchmark.Median(a.wall), benchmark.Median(c.wall)
