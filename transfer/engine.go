@@ -70,18 +70,6 @@ func Run(ctx context.Context, j Job, d Deps, o RunOptions) error {
 	return e.run(ctx)
 }
 
-// feedAhead is how many units, besides eight a worker, the feed may
-// dispatch ahead of the workers (the dispatcher's window). The feed is one
-// goroutine: it shares the cores with the workers and waits for the
-// state's one writing connection when it records deletions ahead
-// (forgetGone). With 100 (one lookup batch) the workers of a traced apply
-// of 180,000 changes on tmpfs waited for units 22% of the time; with 1,000
-// the apply took 0.77 to 0.97 times as long in four rounds alternated with
-// the smaller window, at the same peak RSS (README, figures). Units waiting
-// cost memory (a few hundred bytes each) and, from a dump, keep their
-// package on disk until applied.
-const feedAhead = 1000
-
 type engine struct {
 	d      Deps
 	o      RunOptions
@@ -98,7 +86,7 @@ func (e *engine) run(ctx context.Context) error {
 	g, gctx := errgroup.WithContext(ctx)
 	units := make(chan *Unit, e.o.Workers*4)
 	items := make(chan Item, e.o.Workers*4)
-	e.disp = newDispatcher(units, e.o.Workers*8+feedAhead)
+	e.disp = newDispatcher(units, e.o.Workers*8+lookupBatch)
 
 	var planErr error
 	feed := &Feed{e: e, ctx: gctx}
