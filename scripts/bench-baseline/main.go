@@ -3,26 +3,26 @@
 // one process (A B A B ...; see ../shared/BENCHMARKING.md), the resync-dest
 // binary and a bare Go fetcher - the floor: 16 keep-alive connections, GET,
 // write a .part file, md5 and length check, rename; resync-dest runs with
-// -workers fetches in flight, by default as many as the floor's
-// connections. The floor runs as a child process too (this program,
-// re-executed with -floor-list), so that both pay for a process start and
-// neither shares the server's Go runtime, which makes every request's
-// hand-offs cheaper. After each run the file system is synced, untimed, so
-// that no run pays for the write-back of the one before (the floor never
-// syncs). The Source's documents are fetched once, untimed, before the
-// first run (benchmark.Warm). Each run gets a fresh directory; everything
-// is deleted at the end. No run deletes anything, but on ext4 without a journal files deleted
-// before the start slow the first runs (see benchmark.Quiet): start it at
-// least six minutes after deleting many files - the end of its own last run
-// included. It prints each run, the medians, their ratios to the floor and
-// the peak RSS figures (all are polled alike). Besides wall-clock time it
-// reports each child's CPU time (user + system) and CPU µs per resource: on
-// a machine shared with other work the CPU figures move far less than the
-// wall-clock ones. The server's CPU time during each run (this process's)
-// is printed too: it shares the two cores with the child, so it dilutes the
-// wall-clock ratio. -before runs a second resync-dest binary in the same
-// rounds (A B floor, A B floor, ...), for a before/after comparison of a
-// change.
+// -workers fetches in flight, by default as many as the floor's connections.
+// The floor runs as a child process too (this program, re-executed with
+// -floor-list), so that both pay for a process start and neither shares the
+// server's Go runtime, which makes every request's hand-offs cheaper. After
+// each run the file system is synced, untimed, so that no run pays for the
+// write-back of the one before (the floor never syncs). The Source's
+// documents are fetched once, untimed, before the first run
+// (benchmark.Warm). Each run gets a fresh directory; everything is deleted
+// at the end. No run deletes anything, but on ext4 without a journal files
+// deleted before the start slow the first runs (see benchmark.Quiet): start
+// it at least six minutes after deleting many files - the end of its own
+// last run included. It prints each run, the medians, their ratios to the
+// floor and the peak RSS figures (all are polled alike). Besides wall-clock
+// time it reports each child's CPU time (user + system) and CPU µs per
+// resource: on a machine shared with other work the CPU figures move far
+// less than the wall-clock ones. The server's CPU time during each run (this
+// process's) is printed too: it shares the two cores with the child, so it
+// dilutes the wall-clock ratio. -before runs a second resync-dest binary in
+// the same rounds (A B floor, A B floor, ...), for a before/after comparison
+// of a change.
 //
 //	go build -o /tmp/resync-dest ./cmd/resync-dest
 //	go run ./scripts/bench-baseline -bin /tmp/resync-dest -n 10000 -rounds 3

@@ -2,13 +2,12 @@ package benchmark
 
 import (
 	"context"
-	"encoding/xml"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
 // warmDocs bounds how many documents Warm fetches: a fixture Source has a
@@ -40,7 +39,7 @@ func Warm(start string) error {
 			return fmt.Errorf("warm %s: %w", start, err)
 		}
 		for _, l := range locs {
-			if strings.HasSuffix(l, ".xml") && !seen[l] {
+			if !seen[l] {
 				seen[l] = true
 				queue = append(queue, l)
 			}
@@ -49,8 +48,8 @@ func Warm(start string) error {
 	return nil
 }
 
-// documentLocs fetches the document at u and returns the text of its
-// <loc> elements, in document order.
+// documentLocs fetches the document at u and returns the <loc> of each of
+// its entries that names a document (ends in .xml), in document order.
 func documentLocs(ctx context.Context, u string) ([]string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
@@ -65,25 +64,13 @@ func documentLocs(ctx context.Context, u string) ([]string, error) {
 		return nil, fmt.Errorf("GET %s: %s", u, resp.Status)
 	}
 	var locs []string
-	d := xml.NewDecoder(resp.Body)
-	inLoc := false
-	for {
-		tok, err := d.Token()
-		if errors.Is(err, io.EOF) {
-			return locs, nil
-		}
+	for e, err := range resourcesync.NewReader(resp.Body, u, resourcesync.Limits{}).All() {
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", u, err)
+			return nil, err // it names u
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			inLoc = t.Name.Local == "loc"
-		case xml.EndElement:
-			inLoc = false
-		case xml.CharData:
-			if inLoc && strings.HasSuffix(strings.TrimSpace(string(t)), ".xml") {
-				locs = append(locs, strings.TrimSpace(string(t)))
-			}
+		if strings.HasSuffix(e.Loc, ".xml") {
+			locs = append(locs, e.Loc)
 		}
 	}
+	return locs, nil
 }
