@@ -83,11 +83,13 @@ func (b *Backlog) create() error {
 			companion INTEGER NOT NULL,
 			done    INTEGER NOT NULL
 		);
+		-- Keyed by time first: the state hands its records over in that
+		-- order (EachApplied), so they append.
 		CREATE TABLE applied (
 			uri  TEXT NOT NULL,
 			kind TEXT NOT NULL,
 			at   TEXT NOT NULL,
-			PRIMARY KEY (uri, at, kind)
+			PRIMARY KEY (at, uri, kind)
 		) WITHOUT ROWID;
 		CREATE TABLE retry (uri TEXT PRIMARY KEY) WITHOUT ROWID;`); err != nil {
 		return err
