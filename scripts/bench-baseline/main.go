@@ -50,7 +50,6 @@ import (
 	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/scripts/internal/benchmark"
-	"github.com/resync-dest/resync-dest/scripts/internal/peakrss"
 )
 
 func main() {
@@ -123,21 +122,15 @@ func run(bin, before string, n, rounds, workers int, work string) error {
 			}
 			cmd := exec.Command(c.bin, args...)
 			cmd.Stderr = os.Stderr
-			server := benchmark.SelfCPU()
-			start := time.Now()
-			// Every contender is polled alike, so that all pay for the polling.
-			maxrss, err := peakrss.Run(cmd, 2*time.Millisecond) // KiB
+			m, err := benchmark.Measure(cmd)
 			if err != nil {
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
-			d := time.Since(start)
-			server = benchmark.SelfCPU() - server
-			cpu := benchmark.ChildCPU(cmd.ProcessState)
-			c.wall, c.cpu, c.rss = append(c.wall, d), append(c.cpu, cpu), append(c.rss, maxrss)
+			c.Add(m)
 			fmt.Printf("round %d  %-11s %8s  CPU %8s (user %s, sys %s) = %4.0f µs/resource  peak RSS %d MiB  server CPU %s\n",
-				i+1, c.name, d.Round(time.Millisecond), cpu.Round(time.Millisecond),
+				i+1, c.name, m.Wall.Round(time.Millisecond), m.CPU.Round(time.Millisecond),
 				cmd.ProcessState.UserTime().Round(time.Millisecond), cmd.ProcessState.SystemTime().Round(time.Millisecond),
-				perResource(cpu, n), maxrss/1024, server.Round(time.Millisecond))
+				perResource(m.CPU, n), m.RSS/1024, m.Source.Round(time.Millisecond))
 			// The floor never syncs: without this the next run would pay for
 			// its write-back.
 			benchmark.Settle()
@@ -145,25 +138,22 @@ func run(bin, before string, n, rounds, workers int, work string) error {
 	}
 	fl := contenders[len(contenders)-1]
 	for _, c := range contenders {
-		mw, mc := benchmark.Median(c.wall), benchmark.Median(c.cpu)
+		mw, mc := benchmark.Median(c.Wall), benchmark.Median(c.CPU)
 		fmt.Printf("median: %-11s wall %8s (%.2f× floor)  CPU %8s = %4.0f µs/resource (%.2f× floor)  peak RSS max %d MiB\n",
-			c.name, mw.Round(time.Millisecond), float64(mw)/float64(benchmark.Median(fl.wall)),
-			mc.Round(time.Millisecond), perResource(mc, n), float64(mc)/float64(benchmark.Median(fl.cpu)), slices.Max(c.rss)/1024)
+			c.name, mw.Round(time.Millisecond), float64(mw)/float64(benchmark.Median(fl.Wall)),
+			mc.Round(time.Millisecond), perResource(mc, n), float64(mc)/float64(benchmark.Median(fl.CPU)), slices.Max(c.RSS)/1024)
 	}
 	for _, c := range contenders[:len(contenders)-1] {
-		fmt.Printf("round by round, %s / floor: wall %s, CPU %s\n", c.name, benchmark.RoundRatios(c.wall, fl.wall), benchmark.RoundRatios(c.cpu, fl.cpu))
+		fmt.Printf("round by round, %s / floor: wall %s, CPU %s\n", c.name, benchmark.RoundRatios(c.Wall, fl.Wall), benchmark.RoundRatios(c.CPU, fl.CPU))
 	}
 	return nil
 }
 
 // A contender is one program the benchmark runs each round, with its
-// figures: wall-clock time, CPU time (user + system, from the child's
-// rusage; far less sensitive than wall-clock time to other work on the
-// machine) and peak RSS in KiB.
+// figures round by round.
 type contender struct {
 	name, bin string
-	wall, cpu []time.Duration
-	rss       []int64
+	benchmark.Runs
 }
 
 func perResource(d time.Duration, n int) float64 {

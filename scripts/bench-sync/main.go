@@ -50,7 +50,6 @@ import (
 
 	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/scripts/internal/benchmark"
-	"github.com/resync-dest/resync-dest/scripts/internal/peakrss"
 )
 
 func main() {
@@ -165,11 +164,11 @@ func (b *bench) measureUnchanged(n, history int, work, base string) error {
 			if err != nil {
 				return err
 			}
-			times[verb] = append(times[verb], m.wall)
+			times[verb] = append(times[verb], m.Wall)
 			if verb == "sync" {
-				rss = append(rss, m.rss)
+				rss = append(rss, m.RSS)
 			}
-			fmt.Printf("   round %d  %-8s %8s  peak RSS %d MiB\n", i+1, verb, m.wall.Round(time.Millisecond), m.rss/1024)
+			fmt.Printf("   round %d  %-8s %8s  peak RSS %d MiB\n", i+1, verb, m.Wall.Round(time.Millisecond), m.RSS/1024)
 		}
 	}
 	fmt.Printf("   median: sync %s, baseline %s, discover %s; sync peak RSS max %d MiB\n",
@@ -199,11 +198,11 @@ func (b *bench) applying(n, changes int, work, base string) error {
 			return err
 		}
 	}
-	var a, p, c runs
-	apply := func(bin, dir string) (measured, error) {
+	var a, p, c benchmark.Runs
+	apply := func(bin, dir string) (benchmark.Measured, error) {
 		b.serving.Store(before)
 		if _, err := b.runBin(bin, "sync", dir); err != nil { // the baseline, untimed
-			return measured{}, err
+			return benchmark.Measured{}, err
 		}
 		b.serving.Store(after)
 		defer b.quiet.Deleted()
@@ -217,15 +216,15 @@ func (b *bench) applying(n, changes int, work, base string) error {
 		if err != nil {
 			return err
 		}
-		c.add(m)
-		fmt.Printf("   round %d  baseline     %s\n", i+1, m)
+		c.Add(m)
+		fmt.Printf("   round %d  baseline     %s\n", i+1, show(m))
 
 		// With -peer the two applies take turns going first (A B, B A,
 		// ...): the first apply of a round ran slower than the second,
 		// whichever build it was (stop 36: by 8 to 16 s in round 1).
 		type applier struct {
 			bin, name string
-			r         *runs
+			r         *benchmark.Runs
 		}
 		order := []applier{{b.bin, "sync", &a}, {b.peer, "peer", &p}}
 		if b.peer == "" {
@@ -238,62 +237,43 @@ func (b *bench) applying(n, changes int, work, base string) error {
 			if err != nil {
 				return err
 			}
-			ap.r.add(m)
-			fmt.Printf("   round %d  %s (apply) %s  %6.0f changes/s\n", i+1, ap.name, m, float64(changes)/m.wall.Seconds())
+			ap.r.Add(m)
+			fmt.Printf("   round %d  %s (apply) %s  %6.0f changes/s\n", i+1, ap.name, show(m), float64(changes)/m.Wall.Seconds())
 		}
 	}
-	ma, mc := benchmark.Median(a.wall), benchmark.Median(c.wall)
+	ma, mc := benchmark.Median(a.Wall), benchmark.Median(c.Wall)
 	fmt.Printf("   median: sync applying %d changes %s (%.0f changes/s), fresh baseline %s (ratio %.2f); sync peak RSS max %d MiB\n",
-		changes, ma.Round(time.Millisecond), float64(changes)/ma.Seconds(), mc.Round(time.Millisecond), ma.Seconds()/mc.Seconds(), slices.Max(a.rss)/1024)
+		changes, ma.Round(time.Millisecond), float64(changes)/ma.Seconds(), mc.Round(time.Millisecond), ma.Seconds()/mc.Seconds(), slices.Max(a.RSS)/1024)
 	fmt.Printf("   median CPU: sync applying %s, fresh baseline %s (ratio %.2f); with the Source's: %s and %s (ratio %.2f)\n",
-		benchmark.Median(a.cpu).Round(time.Millisecond), benchmark.Median(c.cpu).Round(time.Millisecond),
-		benchmark.Median(a.cpu).Seconds()/benchmark.Median(c.cpu).Seconds(),
-		benchmark.Median(a.machine).Round(time.Millisecond), benchmark.Median(c.machine).Round(time.Millisecond),
-		benchmark.Median(a.machine).Seconds()/benchmark.Median(c.machine).Seconds())
-	fmt.Printf("   round by round, sync (apply) / fresh baseline: wall %s, CPU %s\n", benchmark.RoundRatios(a.wall, c.wall), benchmark.RoundRatios(a.cpu, c.cpu))
+		benchmark.Median(a.CPU).Round(time.Millisecond), benchmark.Median(c.CPU).Round(time.Millisecond),
+		benchmark.Median(a.CPU).Seconds()/benchmark.Median(c.CPU).Seconds(),
+		benchmark.Median(a.Machine).Round(time.Millisecond), benchmark.Median(c.Machine).Round(time.Millisecond),
+		benchmark.Median(a.Machine).Seconds()/benchmark.Median(c.Machine).Seconds())
+	fmt.Printf("   round by round, sync (apply) / fresh baseline: wall %s, CPU %s\n", benchmark.RoundRatios(a.Wall, c.Wall), benchmark.RoundRatios(a.CPU, c.CPU))
 	if b.peer != "" {
-		mp := benchmark.Median(p.wall)
+		mp := benchmark.Median(p.Wall)
 		fmt.Printf("   median: peer applying %d changes %s (ratio to -bin's %.2f), CPU %s (ratio to -bin's %.2f); peak RSS max %d MiB\n",
-			changes, mp.Round(time.Millisecond), mp.Seconds()/ma.Seconds(), benchmark.Median(p.cpu).Round(time.Millisecond),
-			benchmark.Median(p.cpu).Seconds()/benchmark.Median(a.cpu).Seconds(), slices.Max(p.rss)/1024)
-		fmt.Printf("   round by round, peer (apply) / fresh baseline: wall %s, CPU %s\n", benchmark.RoundRatios(p.wall, c.wall), benchmark.RoundRatios(p.cpu, c.cpu))
-		fmt.Printf("   round by round, peer (apply) / sync (apply): wall %s, CPU %s\n", benchmark.RoundRatios(p.wall, a.wall), benchmark.RoundRatios(p.cpu, a.cpu))
+			changes, mp.Round(time.Millisecond), mp.Seconds()/ma.Seconds(), benchmark.Median(p.CPU).Round(time.Millisecond),
+			benchmark.Median(p.CPU).Seconds()/benchmark.Median(a.CPU).Seconds(), slices.Max(p.RSS)/1024)
+		fmt.Printf("   round by round, peer (apply) / fresh baseline: wall %s, CPU %s\n", benchmark.RoundRatios(p.Wall, c.Wall), benchmark.RoundRatios(p.CPU, c.CPU))
+		fmt.Printf("   round by round, peer (apply) / sync (apply): wall %s, CPU %s\n", benchmark.RoundRatios(p.Wall, a.Wall), benchmark.RoundRatios(p.CPU, a.CPU))
 	}
 	return nil
 }
 
-// measured is one run of resync-dest: its wall-clock time, its CPU time
-// (user + system), the Source's CPU time meanwhile (this process's) and
-// its peak RSS in KiB.
-type measured struct {
-	wall, cpu, source time.Duration
-	rss               int64
-}
-
-func (m measured) String() string {
-	return fmt.Sprintf("%8s  CPU %8s  Source CPU %8s  peak RSS %d MiB", m.wall.Round(time.Millisecond),
-		m.cpu.Round(time.Millisecond), m.source.Round(time.Millisecond), m.rss/1024)
-}
-
-// runs are the figures of one kind of run, round by round; machine is
-// the CPU time of resync-dest and the Source together.
-type runs struct {
-	wall, cpu, machine []time.Duration
-	rss                []int64
-}
-
-func (r *runs) add(m measured) {
-	r.wall, r.cpu, r.machine = append(r.wall, m.wall), append(r.cpu, m.cpu), append(r.machine, m.cpu+m.source)
-	r.rss = append(r.rss, m.rss)
+// show formats one run of resync-dest.
+func show(m benchmark.Measured) string {
+	return fmt.Sprintf("%8s  CPU %8s  Source CPU %8s  peak RSS %d MiB", m.Wall.Round(time.Millisecond),
+		m.CPU.Round(time.Millisecond), m.Source.Round(time.Millisecond), m.RSS/1024)
 }
 
 // resync runs one resync-dest command of -bin and measures it.
-func (b *bench) resync(verb, dir string, extra ...string) (measured, error) {
+func (b *bench) resync(verb, dir string, extra ...string) (benchmark.Measured, error) {
 	return b.runBin(b.bin, verb, dir, extra...)
 }
 
 // runBin runs one command of the binary bin.
-func (b *bench) runBin(bin, verb, dir string, extra ...string) (measured, error) {
+func (b *bench) runBin(bin, verb, dir string, extra ...string) (benchmark.Measured, error) {
 	args := []string{"--quiet", verb}
 	if b.logLevel != "" {
 		args = []string{"--log-level", b.logLevel, verb}
@@ -308,13 +288,9 @@ func (b *bench) runBin(bin, verb, dir string, extra ...string) (measured, error)
 		cmd.Stdout = nil
 	}
 	b.quiet.Before()
-	source := benchmark.SelfCPU()
-	start := time.Now()
-	maxrss, err := peakrss.Run(cmd, 2*time.Millisecond)
-	m := measured{wall: time.Since(start), source: benchmark.SelfCPU() - source, rss: maxrss}
+	m, err := benchmark.Measure(cmd)
 	if err != nil {
 		return m, fmt.Errorf("resync-dest %v: %w", args, err)
 	}
-	m.cpu = benchmark.ChildCPU(cmd.ProcessState)
 	return m, nil
 }

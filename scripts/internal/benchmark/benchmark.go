@@ -1,9 +1,9 @@
 // Package benchmark holds what the benchmark commands under scripts/ share:
 // the check of the -bin flag, the end of a failed run, the work directory,
 // the fixture Source served and its documents fetched before the first
-// timed run (Warm), the median of the runs, the CPU time of a run and of
-// the Source served, and the quiet file system every timed run starts on
-// (Settle, Quiet).
+// timed run (Warm), a run measured (Measure: wall-clock and CPU time, the
+// Source's CPU time, peak RSS) and the figures of the runs, their median,
+// and the quiet file system every timed run starts on (Settle, Quiet).
 package benchmark
 
 import (
@@ -88,22 +88,6 @@ func RoundRatios(a, b []time.Duration) string {
 	fmt.Fprintf(&s, "(median %.2f)", Median(r))
 	return s.String()
 }
-
-// SelfCPU is the CPU time (user + system) this process has used: the
-// fixture Source's it serves, mostly, which shares the machine with the
-// child measured.
-func SelfCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// ChildCPU is the CPU time (user + system) of an ended child, from its
-// rusage: on a machine shared with other work it moves far less than the
-// wall-clock time.
-func ChildCPU(ps *os.ProcessState) time.Duration { return ps.UserTime() + ps.SystemTime() }
 
 // Settle writes back, untimed, what the last run left dirty, and lets the
 // disk go quiet, so that no run pays for the one before it (see

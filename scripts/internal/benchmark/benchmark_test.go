@@ -87,3 +87,21 @@ func TestCPUTimesCountWorkDone(t *testing.T) {
 		t.Errorf("ChildCPU of a shell that counted to 100,000 = %s, want more than 0", cpu)
 	}
 }
+
+// Measure reports a child's wall-clock and CPU time and its peak RSS, and
+// fails with the child.
+func TestMeasure(t *testing.T) {
+	m, err := Measure(exec.Command("sh", "-c", `i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done`))
+	if err != nil || m.Wall <= 0 || m.CPU <= 0 || m.RSS <= 0 {
+		t.Errorf("Measure of a shell that counted to 100,000 = %+v, %v; want wall, CPU and RSS above 0", m, err)
+	}
+	var r Runs
+	r.Add(m)
+	r.Add(Measured{Wall: time.Second, CPU: 2 * time.Second, Source: 3 * time.Second, RSS: 4})
+	if len(r.Wall) != 2 || r.Machine[1] != 5*time.Second || r.RSS[1] != 4 {
+		t.Errorf("Runs after two Add = %+v", r)
+	}
+	if _, err := Measure(exec.Command("sh", "-c", "exit 3")); err == nil {
+		t.Error("Measure of a child that exits 3 = nil error")
+	}
+}
