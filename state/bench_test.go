@@ -311,7 +311,6 @@ func BenchmarkApplyCommits30000(b *testing.B) {
 	const held, n, size = 100_000, 30_000, 256
 	db, s := benchDB(b, held)
 	ctx := runContext(b)
-	uris := benchURIs(held)
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	round := 0
 	cpu := startCPU()
@@ -320,9 +319,7 @@ func BenchmarkApplyCommits30000(b *testing.B) {
 			var batch Batch
 			for i := first; i < min(n, first+size); i++ {
 				k := round*n + i
-				h := benchHeld((k * 7919) % held)
-				h.URI = uris[k%held]
-				h.Path = h.URI[len("http://"):]
+				h := benchHeld((k % held * 7919) % held) // a scattered resource held, as benchURIs
 				h.Length = int64(k)
 				batch.Held = append(batch.Held, h)
 				batch.Changes = append(batch.Changes, resourcesync.ChangeRecord{
