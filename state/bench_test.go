@@ -179,6 +179,34 @@ func BenchmarkHeldMany10000(b *testing.B) {
 	cpu.report(b)
 }
 
+// BenchmarkPathOwners10000 is the feed's question for 10,000 resources
+// a set does not hold, 250 at a time (one op): who holds their paths. Half
+// the paths are held by other URIs of the set (twins), half by none.
+func BenchmarkPathOwners10000(b *testing.B) {
+	const n = 10_000
+	db, s := benchDB(b, n/2)
+	ctx := runContext(b)
+	paths := make([]string, n)
+	for i := range paths {
+		paths[i] = benchHeld((i * 7919) % n).Path
+	}
+	cpu := startCPU()
+	for b.Loop() {
+		owned := 0
+		for start := 0; start < n; start += 250 {
+			got, err := db.PathOwners(ctx, s.ID, paths[start:start+250])
+			if err != nil {
+				b.Fatal(err)
+			}
+			owned += len(got)
+		}
+		if owned != n/2 {
+			b.Fatal(owned)
+		}
+	}
+	cpu.report(b)
+}
+
 // BenchmarkPathHolders is the check made before each file a deletion
 // removes, among 100,000 held resources.
 func BenchmarkPathHolders(b *testing.B) {

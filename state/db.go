@@ -32,6 +32,8 @@ type DB struct {
 	heldMany *sql.Stmt
 	// pathHolders is selectPathHolders.
 	pathHolders *sql.Stmt
+	// pathOwners is selectPathOwners.
+	pathOwners *sql.Stmt
 	// schema is the schema version of the database as opened: older than
 	// the latest only in a read-only open (see readableFrom).
 	schema int
@@ -76,6 +78,9 @@ func Open(ctx context.Context, opts Options) (*DB, error) {
 	}
 	if err == nil {
 		db.pathHolders, err = db.read.PrepareContext(ctx, selectPathHolders)
+	}
+	if err == nil {
+		db.pathOwners, err = db.read.PrepareContext(ctx, selectPathOwners())
 	}
 	if err != nil {
 		db.Close() //nolint:errcheck // the open error says more
@@ -256,7 +261,7 @@ func (db *DB) ReadOnly() bool { return db.readOnly }
 // Not safe to call concurrently with other methods.
 func (db *DB) Close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{db.held, db.heldMany, db.pathHolders} {
+	for _, st := range []*sql.Stmt{db.held, db.heldMany, db.pathHolders, db.pathOwners} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}

@@ -99,21 +99,39 @@ func selectHeldMany(cols string) string {
 // concurrent use.
 func (db *DB) HeldMany(ctx context.Context, setID int64, uris []string) (map[string]resourcesync.Held, error) {
 	out := make(map[string]resourcesync.Held, len(uris))
+	err := eachChunk(ctx, setID, uris, func(ctx context.Context, args []any) error {
+		return db.heldChunk(ctx, args, out)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read held of set %d: %w", setID, err)
+	}
+	return out, nil
+}
+
+// eachChunk calls fn with the arguments of each query of a lookup of keys
+// in set setID: the set, then heldManyChunk keys, padded with "" (no held
+// URI or path is empty). ctx is checked before each query, not during it
+// (see pointCtx): a chunk takes well under a millisecond.
+func eachChunk(ctx context.Context, setID int64, keys []string, fn func(ctx context.Context, args []any) error) error {
 	args := make([]any, 1+heldManyChunk)
 	args[0] = setID
-	for start := 0; start < len(uris); start += heldManyChunk {
-		chunk := uris[start:min(len(uris), start+heldManyChunk)]
+	for start := 0; start < len(keys); start += heldManyChunk {
+		qctx, err := pointCtx(ctx)
+		if err != nil {
+			return err
+		}
+		chunk := keys[start:min(len(keys), start+heldManyChunk)]
 		for i := range heldManyChunk {
 			args[1+i] = ""
 			if i < len(chunk) {
 				args[1+i] = chunk[i]
 			}
 		}
-		if err := db.heldChunk(ctx, args, out); err != nil {
-			return nil, fmt.Errorf("read held of set %d: %w", setID, err)
+		if err := fn(qctx, args); err != nil {
+			return err
 		}
 	}
-	return out, nil
+	return nil
 }
 
 func (db *DB) heldChunk(ctx context.Context, args []any, out map[string]resourcesync.Held) error {
@@ -251,23 +269,23 @@ func (db *DB) OtherSetsHold(ctx context.Context, setID int64) (bool, error) {
 // use.
 func (db *DB) PathOwners(ctx context.Context, setID int64, paths []string) (map[string]string, error) {
 	out := make(map[string]string)
-	for start := 0; start < len(paths); start += heldManyChunk {
-		chunk := paths[start:min(len(paths), start+heldManyChunk)]
-		args := make([]any, 0, 1+len(chunk))
-		args = append(args, setID)
-		for _, p := range chunk {
-			args = append(args, p)
-		}
-		q := `SELECT path, min(uri) FROM resources WHERE set_id = ? AND path IN (` + repeated(`?`, len(chunk)) + `) GROUP BY path`
-		if err := db.pathOwnersChunk(ctx, q, args, out); err != nil {
-			return nil, fmt.Errorf("read the owners of %d paths of set %d: %w", len(chunk), setID, err)
-		}
+	err := eachChunk(ctx, setID, paths, func(ctx context.Context, args []any) error {
+		return db.pathOwnersChunk(ctx, args, out)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the owners of %d paths of set %d: %w", len(paths), setID, err)
 	}
 	return out, nil
 }
 
-func (db *DB) pathOwnersChunk(ctx context.Context, q string, args []any, out map[string]string) error {
-	rows, err := db.read.QueryContext(ctx, q, args...)
+// selectPathOwners is PathOwners' query, prepared once at Open with
+// heldManyChunk placeholders, as HeldMany's is.
+func selectPathOwners() string {
+	return `SELECT path, min(uri) FROM resources WHERE set_id = ? AND path IN (` + repeated(`?`, heldManyChunk) + `) GROUP BY path`
+}
+
+func (db *DB) pathOwnersChunk(ctx context.Context, args []any, out map[string]string) error {
+	rows, err := db.pathOwners.QueryContext(ctx, args...)
 	if err != nil {
 		return err
 	}

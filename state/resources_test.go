@@ -126,6 +126,38 @@ func TestHeldMany(t *testing.T) {
 	}
 }
 
+// The batched lookups check their context before each query (and no
+// longer watch it during one): a done context gets its error, not an
+// answer.
+func TestBatchedLookupsRefuseADoneContext(t *testing.T) {
+	db := openTest(t)
+	s := ensureSet(t, db, capList)
+	commit(t, db, s.ID, &Batch{Held: []resourcesync.Held{held("http://example.org/a", "a", 1)}})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		name string
+		look func() (int, error)
+	}{
+		{"HeldMany", func() (int, error) {
+			got, err := db.HeldMany(ctx, s.ID, []string{"http://example.org/a"})
+			return len(got), err
+		}},
+		{"PathOwners", func() (int, error) {
+			got, err := db.PathOwners(ctx, s.ID, []string{"a"})
+			return len(got), err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n, err := tc.look()
+			wantErrIs(t, err, context.Canceled)
+			if n != 0 {
+				t.Errorf("%d answers with a done context", n)
+			}
+		})
+	}
+}
+
 // PathOwners answers, for many paths at once (more than one chunk), the
 // URI a set holds at each - the first by URI when twins share one - and
 // nothing for paths only another set holds.
