@@ -329,37 +329,3 @@ func BenchmarkBacklogLoad180k(b *testing.B) {
 		b.ReportMetric(float64(m.d.Milliseconds())/float64(b.N), m.unit)
 	}
 }
-
-// BenchmarkApplyCommits30000 is what the writer of an apply asks of the
-// state (one op): 30,000 changes to a set holding 100,000 resources, in
-// its batches of 256, each change an update of a scattered resource
-// recorded with its change record, dated a second after the one before -
-// the order a Change List gives.
-func BenchmarkApplyCommits30000(b *testing.B) {
-	const held, n, size = 100_000, 30_000, 256
-	db, s := benchDB(b, held)
-	ctx := runContext(b)
-	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	round := 0
-	cpu := startCPU()
-	for b.Loop() {
-		for first := 0; first < n; first += size {
-			var batch Batch
-			for i := first; i < min(n, first+size); i++ {
-				k := round*n + i
-				h := benchHeld((k % held * 7919) % held) // a scattered resource held, as benchURIs
-				h.Length = int64(k)
-				batch.Held = append(batch.Held, h)
-				batch.Changes = append(batch.Changes, resourcesync.ChangeRecord{
-					URI: h.URI, Change: resourcesync.ChangeUpdated, Time: start.Add(time.Duration(k) * time.Second),
-					List: "http://example.org/changelist.xml", Position: i,
-				})
-			}
-			if err := db.Commit(ctx, s.ID, &batch); err != nil {
-				b.Fatal(err)
-			}
-		}
-		round++
-	}
-	cpu.report(b)
-}
