@@ -2,11 +2,7 @@ package state
 
 import (
 	"context"
-	"crypto/md5"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -331,74 +327,5 @@ func BenchmarkBacklogLoad180k(b *testing.B) {
 		unit string
 	}{{add, "add-ms/op"}, {seal, "seal-ms/op"}, {read, "units-ms/op"}} {
 		b.ReportMetric(float64(m.d.Milliseconds())/float64(b.N), m.unit)
-	}
-}
-
-// BenchmarkFirstBaseline50000 is what a first baseline of 50,000 resources
-// of the fixture Source asks of the state (one op, into a fresh file):
-// records of its shape (md5 and sha-256, lastmod, ETag, Last-Modified,
-// fetched) committed in the writer's batches of 256, with the feed's
-// lookups (HeldMany and PathOwners, 100 at a time) kept about 300 ahead.
-// It reports CPU per record: compare it with what a real run saves
-// without the state's work (the README's baseline row).
-func BenchmarkFirstBaseline50000(b *testing.B) {
-	const n, size, lookup = 50_000, 256, 100
-	recs := make([]resourcesync.Held, n)
-	uris, paths := make([]string, n), make([]string, n)
-	for i := range recs {
-		recs[i] = fixtureHeld(i)
-		uris[i], paths[i] = recs[i].URI, recs[i].Path
-	}
-	ctx := runContext(b)
-	var cpu time.Duration
-	for b.Loop() {
-		b.StopTimer()
-		db := openTest(b)
-		s := ensureSet(b, db, "http://127.0.0.1:8080/dataset1/capabilitylist.xml")
-		b.StartTimer()
-		c := processCPU()
-		looked := 0
-		for start := 0; start < n; start += size {
-			end := min(n, start+size)
-			for ; looked < min(n, end+300); looked += lookup {
-				e := min(n, looked+lookup)
-				if _, err := db.HeldMany(ctx, s.ID, uris[looked:e]); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := db.PathOwners(ctx, s.ID, paths[looked:e]); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if err := db.Commit(ctx, s.ID, &Batch{Held: recs[start:end]}); err != nil {
-				b.Fatal(err)
-			}
-		}
-		cpu += processCPU() - c
-		b.StopTimer()
-		if err := db.Close(); err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-	}
-	b.ReportMetric(float64(cpu)/float64(b.N*n), "cpu-ns/record")
-}
-
-// fixtureHeld is the record of the i-th resource of a fixture Source's
-// set, as a baseline records it.
-func fixtureHeld(i int) resourcesync.Held {
-	md := md5.Sum([]byte(strconv.Itoa(i)))
-	sha := sha256.Sum256([]byte(strconv.Itoa(i)))
-	return resourcesync.Held{
-		URI:    fmt.Sprintf("http://127.0.0.1:8080/dataset1/res/%03d/r%06d.txt", i/1000, i),
-		Path:   fmt.Sprintf("127.0.0.1:8080/dataset1/res/%03d/r%06d.txt", i/1000, i),
-		Length: 4096,
-		Fixity: resourcesync.Fixity{
-			{Alg: resourcesync.AlgMD5, Hex: hex.EncodeToString(md[:])},
-			{Alg: resourcesync.AlgSHA256, Hex: hex.EncodeToString(sha[:])},
-		},
-		LastMod:      time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC).Add(time.Duration(i) * time.Second),
-		ETag:         fmt.Sprintf(`"%x-1000"`, i),
-		LastModified: "Thu, 02 Jan 2025 03:04:05 GMT",
-		Fetched:      time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC).Add(time.Duration(i) * time.Microsecond),
 	}
 }

@@ -20,6 +20,14 @@ func BenchmarkApplyCommits30000(b *testing.B) {
 	statetest.ApplyCommits(b, openEmpty(b), 100_000, 30_000)
 }
 
+// BenchmarkFirstBaseline50000 is what a first baseline of 50,000 resources
+// of the fixture Source asks of the state (statetest.FirstBaseline): compare
+// its CPU a record with what a real run saves without the state's work
+// (the README's baseline row).
+func BenchmarkFirstBaseline50000(b *testing.B) {
+	statetest.FirstBaseline(b, func(t testing.TB) statetest.Store { return openEmpty(t) }, 50_000)
+}
+
 // openEmpty opens an empty state, closed when t ends.
 func openEmpty(t testing.TB) *state.DB {
 	t.Helper()
