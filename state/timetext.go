@@ -23,7 +23,23 @@ func formatTime(t time.Time) string {
 	case t.Year() > 9999:
 		t = time.Date(9999, time.December, 31, 23, 59, 59, 999999999, time.UTC)
 	}
-	return t.Format(timeLayout)
+	// Written digit by digit, as parseFixed reads it: every record a
+	// commit writes formats two or three times, and time.Format, which
+	// interprets its layout each call, was a twentieth of a commit's CPU.
+	var b [len(timeLayout)]byte
+	year, month, day := t.Date()
+	hour, minute, sec := t.Clock()
+	for _, f := range [...]struct{ at, width, v int }{
+		{0, 4, year}, {5, 2, int(month)}, {8, 2, day}, {11, 2, hour}, {14, 2, minute}, {17, 2, sec}, {20, 9, t.Nanosecond()},
+	} {
+		v := f.v
+		for i := f.at + f.width - 1; i >= f.at; i-- {
+			b[i] = byte('0' + v%10)
+			v /= 10
+		}
+	}
+	b[4], b[7], b[10], b[13], b[16], b[19], b[29] = '-', '-', 'T', ':', ':', '.', 'Z'
+	return string(b[:])
 }
 
 // nullTime is the column value of t: NULL for the zero time.

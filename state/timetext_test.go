@@ -51,6 +51,9 @@ func FuzzTimeText(f *testing.F) {
 		if len(ta) != len(timeLayout) || len(tb) != len(timeLayout) {
 			t.Fatalf("not fixed width: %q %q", ta, tb)
 		}
+		if want := a.Format(timeLayout); ta != want {
+			t.Fatalf("formatTime(%v) = %q, time.Format %q", a, ta, want)
+		}
 		back, ok := parseFixed(ta)
 		if !ok || !back.Equal(a) {
 			t.Fatalf("round trip of %v: %v, %v", a, back, ok)
