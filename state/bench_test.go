@@ -3,10 +3,10 @@ package state
 import (
 	"context"
 	"fmt"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/resync-dest/resync-dest/fixtures/cputime"
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
@@ -145,19 +145,11 @@ func BenchmarkListingAdd(b *testing.B) {
 // processes' load inflates the one and not the other.
 type cpuClock struct{ start time.Duration }
 
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-func startCPU() cpuClock { return cpuClock{processCPU()} }
+func startCPU() cpuClock { return cpuClock{cputime.Self()} }
 
 // report adds the metric cpu-ns/op; call it after the b.Loop loop.
 func (c cpuClock) report(b *testing.B) {
-	b.ReportMetric(float64(processCPU()-c.start)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Self()-c.start)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkHeldMany10000 is the 10,000 lookups of BenchmarkHeld10000 made

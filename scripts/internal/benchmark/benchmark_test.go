@@ -69,16 +69,9 @@ func TestWorkDirIsNewAndRemoved(t *testing.T) {
 	}
 }
 
-// The CPU figures come from the kernel's accounting: work done shows, in
-// this process and in an ended child.
-func TestCPUTimesCountWorkDone(t *testing.T) {
-	before := SelfCPU()
-	deadline := time.Now().Add(10 * time.Second)
-	for x := uint64(1); SelfCPU()-before < 20*time.Millisecond; x = x*6364136223846793005 + 1 {
-		if time.Now().After(deadline) {
-			t.Fatalf("SelfCPU moved %s in 10 s of spinning", SelfCPU()-before)
-		}
-	}
+// The child's CPU figure comes from the kernel's accounting: work done
+// shows in an ended child (this process's: cputime.TestSelfCountsWorkDone).
+func TestChildCPUCountsWorkDone(t *testing.T) {
 	cmd := exec.Command("sh", "-c", `i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done`)
 	if err := cmd.Run(); err != nil {
 		t.Fatal(err)

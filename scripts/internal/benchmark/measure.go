@@ -3,9 +3,9 @@ package benchmark
 import (
 	"os"
 	"os/exec"
-	"syscall"
 	"time"
 
+	"github.com/resync-dest/resync-dest/fixtures/cputime"
 	"github.com/resync-dest/resync-dest/scripts/internal/peakrss"
 )
 
@@ -23,10 +23,10 @@ type Measured struct {
 // pay for the polling. On error the wall-clock and Source figures are
 // still set.
 func Measure(cmd *exec.Cmd) (Measured, error) {
-	source := SelfCPU()
+	source := cputime.Self()
 	start := time.Now()
 	rss, err := peakrss.Run(cmd, 2*time.Millisecond)
-	m := Measured{Wall: time.Since(start), Source: SelfCPU() - source, RSS: rss}
+	m := Measured{Wall: time.Since(start), Source: cputime.Self() - source, RSS: rss}
 	if err != nil {
 		return m, err
 	}
@@ -45,17 +45,6 @@ type Runs struct {
 func (r *Runs) Add(m Measured) {
 	r.Wall, r.CPU, r.Machine = append(r.Wall, m.Wall), append(r.CPU, m.CPU), append(r.Machine, m.CPU+m.Source)
 	r.RSS = append(r.RSS, m.RSS)
-}
-
-// SelfCPU is the CPU time (user + system) this process has used: the
-// fixture Source's it serves, mostly, which shares the machine with the
-// child measured.
-func SelfCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // ChildCPU is the CPU time (user + system) of an ended child, from its
