@@ -12,9 +12,10 @@
 // documents are fetched once, untimed, before the first run
 // (benchmark.Warm). Each run gets a fresh directory; everything is deleted
 // at the end. No run deletes anything, but on ext4 without a journal files
-// deleted before the start slow the first runs (see benchmark.Quiet): start
-// it at least six minutes after deleting many files - the end of its own
-// last run included. It prints each run, the medians, their ratios to the
+// deleted before the start slow the first runs (see benchmark.Quiet): the
+// first run waits until -quiet has passed since a benchmark last removed
+// its work directory beside this one (benchmark.LastRemoval); start it at
+// least six minutes after deleting many files any other way. It prints each run, the medians, their ratios to the
 // floor and the peak RSS figures (all are polled alike). Besides wall-clock
 // time it reports each child's CPU time (user + system) and CPU µs per
 // resource: on a machine shared with other work the CPU figures move far
@@ -63,6 +64,7 @@ func main() {
 	// own default, 8, is a politeness choice).
 	workers := flag.Int("workers", floorConns, "resync-dest --workers (default: the floor's connections)")
 	work := flag.String("dir", "", "where to make the work directory, removed at the end (default: the system's temporary directory; /dev/shm for tmpfs)")
+	quiet := flag.Duration("quiet", benchmark.DefaultQuiet, "how long after a benchmark last removed its work directory beside this one the first run starts (ext4 without a journal slows creating files for up to 6 minutes after a deletion; 0 on a journaled file system; on tmpfs no removal is recorded)")
 	floorList := flag.String("floor-list", "", "internal: be the floor, fetching the URIs (and md5s) in this file into -dir")
 	flag.Parse()
 	if *floorList != "" {
@@ -73,10 +75,11 @@ func main() {
 		return
 	}
 	benchmark.NeedBin("bench-baseline", *bin)
-	benchmark.ExitOn("bench-baseline", run(*bin, *before, *n, *rounds, *workers, *work))
+	benchmark.ExitOn("bench-baseline", run(*bin, *before, *n, *rounds, *workers, *work, benchmark.Quiet{Wait: *quiet}))
 }
 
-func run(bin, before string, n, rounds, workers int, work string) error {
+func run(bin, before string, n, rounds, workers int, work string, quiet benchmark.Quiet) error {
+	quiet.DeletedAt(benchmark.LastRemoval(work)) // before work names the work directory
 	spec := fixtures.DefaultSpec()
 	spec.Resources, spec.SizeMin, spec.SizeMax, spec.NoChangeList = n, 4096, 4096, true
 	src, srv, err := benchmark.Serve(spec)
@@ -112,6 +115,7 @@ func run(bin, before string, n, rounds, workers int, work string) error {
 		contenders = append(contenders, contender{name: "before", bin: before})
 	}
 	contenders = append(contenders, contender{name: "floor", bin: self})
+	quiet.Before()
 	for i := range rounds {
 		for k := range contenders {
 			c := &contenders[k]

@@ -19,8 +19,9 @@
 //
 // Each run gets a fresh directory and starts on a synced, quiet file
 // system (benchmark.Quiet: after a sync, and once the files an apply
-// deleted can no longer slow it, -quiet after them); everything is deleted
-// at the end. In each round the fresh baseline runs first, then the apply,
+// deleted can no longer slow it, -quiet after them - or after an earlier
+// invocation's removal of its work directory beside this one,
+// benchmark.LastRemoval); everything is deleted at the end. In each round the fresh baseline runs first, then the apply,
 // so that only the apply's own deletions ever fall inside a timed run; with
 // -peer the two applies take turns going first (A B, then B A).
 // Every document of both Sources is fetched once, untimed, before the
@@ -64,7 +65,7 @@ func main() {
 	workers := flag.Int("workers", 8, "resync-dest --workers")
 	logLevel := flag.String("log-level", "", "resync-dest --log-level for the measured runs (default: --quiet)")
 	work := flag.String("dir", "", "where to make the work directory, removed at the end (default: the system's temporary directory; /dev/shm for tmpfs)")
-	quiet := flag.Duration("quiet", benchmark.DefaultQuiet, "how long after an apply's deletions the next run starts (ext4 without a journal slows creating files for up to 6 minutes after one; 0 on tmpfs or a journaled file system)")
+	quiet := flag.Duration("quiet", benchmark.DefaultQuiet, "how long after an apply's deletions the next run starts, and the first after a benchmark last removed its work directory beside this one (ext4 without a journal slows creating files for up to 6 minutes after a deletion; 0 on tmpfs or a journaled file system)")
 	flag.Parse()
 	benchmark.NeedBin("bench-sync", *bin)
 	if *mix != "random" && *mix != "even" {
@@ -89,6 +90,7 @@ type bench struct {
 }
 
 func (b *bench) run(n, history, changes int, work string) error {
+	b.quiet.DeletedAt(benchmark.LastRemoval(work)) // before work names the work directory
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"cmp"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -46,7 +47,47 @@ func WorkDir(parent, pattern string) (string, func(), error) {
 	if err != nil {
 		return "", nil, err
 	}
-	return dir, func() { os.RemoveAll(dir) }, nil
+	return dir, func() {
+		os.RemoveAll(dir)
+		stampRemoval(filepath.Dir(dir))
+	}, nil
+}
+
+// removalStamp names the file a work directory's removal leaves beside it
+// (WorkDir), holding when: the next invocation that works there waits
+// from then (LastRemoval, Quiet), as a run waits after its own deletions.
+// What anything else deleted is not known.
+const removalStamp = ".resync-dest-bench-removed"
+
+// tmpfsMagic is statfs's f_type of tmpfs, which reuses a freed inode at
+// once: a removal there slows nothing after it.
+const tmpfsMagic = 0x01021994
+
+// stampRemoval records that files were just removed in parent. A stamp
+// that cannot be written costs only the wait it would have caused.
+func stampRemoval(parent string) {
+	var fs syscall.Statfs_t
+	if syscall.Statfs(parent, &fs) == nil && fs.Type == tmpfsMagic {
+		return
+	}
+	_ = os.WriteFile(filepath.Join(parent, removalStamp), []byte(time.Now().UTC().Format(time.RFC3339Nano)+"\n"), 0o644)
+}
+
+// LastRemoval returns when a benchmark last removed its work directory in
+// parent ("" for the system's temporary directory), or the zero time.
+func LastRemoval(parent string) time.Time {
+	if parent == "" {
+		parent = os.TempDir()
+	}
+	b, err := os.ReadFile(filepath.Join(parent, removalStamp))
+	if err != nil {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(string(b)))
+	if err != nil {
+		return time.Time{}
+	}
+	return t
 }
 
 // Serve builds the fixture Source of spec and serves it on a free
@@ -105,7 +146,9 @@ func Settle() {
 // Measured here: a baseline of 50,000 resources took 34 s right after
 // another 50,000 files were deleted, 21 s 70 s later, and 14 s with no
 // deletion in the four minutes before it. A run that deletes pays for its
-// own deletions; Quiet keeps the next run from paying for them too.
+// own deletions; Quiet keeps the next run from paying for them too, and,
+// given LastRemoval (DeletedAt), the first run of the next invocation from
+// paying for the removal of this one's work directory.
 // bench-sync ran without it until the first of two applies in a round was
 // found about 7% slower than the second, whichever build it was.
 type Quiet struct {
@@ -120,7 +163,15 @@ type Quiet struct {
 const DefaultQuiet = 6*time.Minute + 15*time.Second
 
 // Deleted records that a run has just deleted files.
-func (q *Quiet) Deleted() { q.last = time.Now() }
+func (q *Quiet) Deleted() { q.DeletedAt(time.Now()) }
+
+// DeletedAt records that files were deleted at t (LastRemoval: by an
+// earlier invocation); an earlier t than one recorded changes nothing.
+func (q *Quiet) DeletedAt(t time.Time) {
+	if t.After(q.last) {
+		q.last = t
+	}
+}
 
 // Before settles the file system (Settle) and waits, untimed, until Wait
 // has passed since the last deletion recorded; it says so when it waits.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -36,6 +37,62 @@ func TestQuietWaitsAfterADeletion(t *testing.T) {
 	if d := time.Since(start); d < q.Wait-50*time.Millisecond {
 		t.Errorf("Before returned %s after the deletion, want at least %s", d, q.Wait)
 	}
+}
+
+// A removal recorded by an earlier invocation (LastRemoval) holds the
+// first run back as a run's own deletion does, and an older one recorded
+// after it does not shorten the wait.
+func TestQuietWaitsFromAnEarlierRemoval(t *testing.T) {
+	q := Quiet{Wait: 2 * time.Second}
+	removed := time.Now().Add(-500 * time.Millisecond)
+	q.DeletedAt(removed)
+	q.DeletedAt(time.Time{})
+	q.DeletedAt(removed.Add(-time.Minute))
+	q.Before()
+	if d := time.Since(removed); d < q.Wait-50*time.Millisecond {
+		t.Errorf("Before returned %s after the removal, want at least %s", d, q.Wait)
+	}
+}
+
+// Removing a work directory leaves its time beside it for the next
+// invocation, except on tmpfs, where a removal slows nothing after it.
+func TestWorkDirRemovalIsStamped(t *testing.T) {
+	parent := t.TempDir()
+	if !LastRemoval(parent).IsZero() {
+		t.Fatalf("LastRemoval of a directory where nothing was removed = %s, want the zero time", LastRemoval(parent))
+	}
+	_, remove, err := WorkDir(parent, "bench-x-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := time.Now()
+	remove()
+	after := time.Now()
+	got := LastRemoval(parent)
+	if onTmpfs(t, parent) {
+		if !got.IsZero() {
+			t.Errorf("LastRemoval on tmpfs = %s, want the zero time", got)
+		}
+		return
+	}
+	if got.Before(before.Add(-time.Millisecond)) || got.After(after) {
+		t.Errorf("LastRemoval = %s, want between %s and %s", got, before, after)
+	}
+	if err := os.WriteFile(filepath.Join(parent, removalStamp), []byte("not a time\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := LastRemoval(parent); !got.IsZero() {
+		t.Errorf("LastRemoval of an unreadable stamp = %s, want the zero time", got)
+	}
+}
+
+func onTmpfs(t *testing.T, dir string) bool {
+	t.Helper()
+	var fs syscall.Statfs_t
+	if err := syscall.Statfs(dir, &fs); err != nil {
+		t.Fatal(err)
+	}
+	return fs.Type == tmpfsMagic
 }
 
 // Each invocation works in a new, empty directory of its own inside the
