@@ -8,9 +8,9 @@
 // -floor-list), so that both pay for a process start and neither shares the
 // server's Go runtime, which makes every request's hand-offs cheaper. After
 // each run the file system is synced, untimed, so that no run pays for the
-// write-back of the one before (the floor never syncs). The Source's
-// documents are fetched once, untimed, before the first run
-// (benchmark.Warm). Each run gets a fresh directory; everything is deleted
+// write-back of the one before (the floor does not sync, but with
+// -floor-sync). The Source's documents are fetched once, untimed, before
+// the first run (benchmark.Warm). Each run gets a fresh directory; everything is deleted
 // at the end. No run deletes anything, but on ext4 without a journal files
 // deleted before the start slow the first runs (see benchmark.Quiet): the
 // first run waits until -quiet has passed since a benchmark last removed
@@ -23,7 +23,9 @@
 // process's) is printed too: it shares the two cores with the child, so it
 // dilutes the wall-clock ratio. -before runs a second resync-dest binary in
 // the same rounds (A B floor, A B floor, ...), for a before/after comparison
-// of a change.
+// of a change. -floor-sync makes the floor sync the file system once at
+// its end, timed: a second comparison, with the least durability a client
+// can have.
 //
 //	go build -o /tmp/resync-dest ./cmd/resync-dest
 //	go run ./scripts/bench-baseline -bin /tmp/resync-dest -n 10000 -rounds 3
@@ -51,6 +53,7 @@ import (
 	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/scripts/internal/benchmark"
+	"golang.org/x/sys/unix"
 )
 
 func main() {
@@ -65,20 +68,34 @@ func main() {
 	workers := flag.Int("workers", floorConns, "resync-dest --workers (default: the floor's connections)")
 	work := flag.String("dir", "", "where to make the work directory, removed at the end (default: the system's temporary directory; /dev/shm for tmpfs)")
 	quiet := flag.Duration("quiet", benchmark.DefaultQuiet, "how long after a benchmark last removed its work directory beside this one the first run starts (ext4 without a journal slows creating files for up to 6 minutes after a deletion; 0 on a journaled file system; on tmpfs no removal is recorded)")
+	floorSync := flag.Bool("floor-sync", false, "the floor makes its files durable at its end, with one syncfs, timed: a second comparison, with the least durability any client can have (the floor of the figures the README reports never syncs)")
 	floorList := flag.String("floor-list", "", "internal: be the floor, fetching the URIs (and md5s) in this file into -dir")
 	flag.Parse()
 	if *floorList != "" {
-		if err := runFloor(*floorList, *work); err != nil {
+		if err := runFloor(*floorList, *work, *floorSync); err != nil {
 			fmt.Fprintln(os.Stderr, "floor:", err)
 			os.Exit(1)
 		}
 		return
 	}
 	benchmark.NeedBin("bench-baseline", *bin)
-	benchmark.ExitOn("bench-baseline", run(*bin, *before, *n, *rounds, *workers, *work, benchmark.Quiet{Wait: *quiet}))
+	benchmark.ExitOn("bench-baseline", run(config{
+		bin: *bin, before: *before, n: *n, rounds: *rounds, workers: *workers, work: *work,
+		quiet: benchmark.Quiet{Wait: *quiet}, floorSync: *floorSync,
+	}))
 }
 
-func run(bin, before string, n, rounds, workers int, work string, quiet benchmark.Quiet) error {
+// config is what the flags ask of a run of the benchmark.
+type config struct {
+	bin, before        string
+	n, rounds, workers int
+	work               string // where the work directory is made
+	quiet              benchmark.Quiet
+	floorSync          bool
+}
+
+func run(cfg config) error {
+	bin, before, n, rounds, workers, work, quiet := cfg.bin, cfg.before, cfg.n, cfg.rounds, cfg.workers, cfg.work, cfg.quiet
 	quiet.DeletedAt(benchmark.LastRemoval(work)) // before work names the work directory
 	spec := fixtures.DefaultSpec()
 	spec.Resources, spec.SizeMin, spec.SizeMax, spec.NoChangeList = n, 4096, 4096, true
@@ -109,7 +126,11 @@ func run(bin, before string, n, rounds, workers int, work string, quiet benchmar
 	if err := benchmark.Warm(src.SourceDescriptionURL()); err != nil {
 		return err
 	}
-	fmt.Printf("%d resources of 4 KiB at %s; resync-dest --workers %d; floor: %d connections\n", n, srv.URL, workers, floorConns)
+	floorSays := ""
+	if cfg.floorSync {
+		floorSays = ", one syncfs at its end"
+	}
+	fmt.Printf("%d resources of 4 KiB at %s; resync-dest --workers %d; floor: %d connections%s\n", n, srv.URL, workers, floorConns, floorSays)
 	contenders := []contender{{name: "resync-dest", bin: bin}}
 	if before != "" {
 		contenders = append(contenders, contender{name: "before", bin: before})
@@ -122,7 +143,7 @@ func run(bin, before string, n, rounds, workers int, work string, quiet benchmar
 			dir := filepath.Join(work, fmt.Sprintf("%s-%d", c.name, i))
 			args := []string{"--quiet", "baseline", "--progress", "never", "--workers", fmt.Sprint(workers), "--dest", dir, srv.URL}
 			if c.name == "floor" {
-				args = []string{"-floor-list", list, "-dir", dir}
+				args = []string{"-floor-list", list, "-dir", dir, fmt.Sprintf("-floor-sync=%t", cfg.floorSync)}
 			}
 			cmd := exec.Command(c.bin, args...)
 			cmd.Stderr = os.Stderr
@@ -135,8 +156,8 @@ func run(bin, before string, n, rounds, workers int, work string, quiet benchmar
 				i+1, c.name, m.Wall.Round(time.Millisecond), m.CPU.Round(time.Millisecond),
 				cmd.ProcessState.UserTime().Round(time.Millisecond), cmd.ProcessState.SystemTime().Round(time.Millisecond),
 				perResource(m.CPU, n), m.RSS/1024, m.Source.Round(time.Millisecond))
-			// The floor never syncs: without this the next run would pay for
-			// its write-back.
+			// The floor does not sync (but with -floor-sync): without this
+			// the next run would pay for its write-back.
 			benchmark.Settle()
 		}
 	}
@@ -165,8 +186,8 @@ func perResource(d time.Duration, n int) float64 {
 }
 
 // runFloor reads the floor's list - lines of a URI and its md5 - and runs
-// the floor into dir.
-func runFloor(list, dir string) error {
+// the floor into dir; with sync, one syncfs then makes its files durable.
+func runFloor(list, dir string, sync bool) error {
 	data, err := os.ReadFile(list)
 	if err != nil {
 		return err
@@ -181,7 +202,24 @@ func runFloor(list, dir string) error {
 		uris = append(uris, u)
 		sums[u] = sum
 	}
-	return floor(uris, sums, dir)
+	if err := floor(uris, sums, dir); err != nil || !sync {
+		return err
+	}
+	return syncFS(dir)
+}
+
+// syncFS makes durable what is written to the file system holding dir, as
+// resync-dest's mirror does for each batch.
+func syncFS(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := unix.Syncfs(int(d.Fd())); err != nil {
+		return fmt.Errorf("syncfs %s: %w", dir, err)
+	}
+	return nil
 }
 
 // floorConns is how many connections the floor fetches over.
