@@ -10,8 +10,8 @@
 // each run the file system is synced, untimed, so that no run pays for the
 // write-back of the one before (the floor does not sync, but with
 // -floor-sync). The Source's documents are fetched once, untimed, before
-// the first run (benchmark.Warm). Each run gets a fresh directory; everything is deleted
-// at the end. No run deletes anything, but on ext4 without a journal files
+// the first run (benchmark.Warm). Each run gets a fresh directory;
+// everything is deleted at the end. No run deletes anything, but on ext4 without a journal files
 // deleted before the start slow the first runs (see benchmark.Quiet): the
 // first run waits until -quiet has passed since a benchmark last removed
 // its work directory beside this one (benchmark.LastRemoval); start it at
