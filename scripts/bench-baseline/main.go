@@ -11,12 +11,13 @@
 // write-back of the one before (the floor does not sync, but with
 // -floor-sync). The Source's documents are fetched once, untimed, before
 // the first run (benchmark.Warm). Each run gets a fresh directory;
-// everything is deleted at the end. No run deletes anything, but on ext4 without a journal files
-// deleted before the start slow the first runs (see benchmark.Quiet): the
-// first run waits until -quiet has passed since a benchmark last removed
-// its work directory beside this one (benchmark.LastRemoval); start it at
-// least six minutes after deleting many files any other way. It prints each run, the medians, their ratios to the
-// floor and the peak RSS figures (all are polled alike). Besides wall-clock
+// everything is deleted at the end. No run deletes anything, but on ext4
+// without a journal files deleted before the start slow the first runs
+// (see benchmark.Quiet): the first run waits until -quiet has passed since
+// a benchmark last removed its work directory beside this one
+// (benchmark.LastRemoval); start it at least six minutes after deleting
+// many files any other way. It prints each run, the medians, their ratios
+// to the floor and the peak RSS figures (all are polled alike). Besides wall-clock
 // time it reports each child's CPU time (user + system) and CPU µs per
 // resource: on a machine shared with other work the CPU figures move far
 // less than the wall-clock ones. The server's CPU time during each run (this

@@ -21,9 +21,10 @@
 // system (benchmark.Quiet: after a sync, and once the files an apply
 // deleted can no longer slow it, -quiet after them - or after an earlier
 // invocation's removal of its work directory beside this one,
-// benchmark.LastRemoval); everything is deleted at the end. In each round the fresh baseline runs first, then the apply,
-// so that only the apply's own deletions ever fall inside a timed run; with
-// -peer the two applies take turns going first (A B, then B A).
+// benchmark.LastRemoval); everything is deleted at the end. In each round
+// the fresh baseline runs first, then the apply, so that only the apply's
+// own deletions ever fall inside a timed run; with -peer the two applies
+// take turns going first (A B, then B A).
 // Every document of both Sources is fetched once, untimed, before the
 // first timed run (benchmark.Warm).
 // It prints each run, the medians, and resync-dest's peak RSS. For the

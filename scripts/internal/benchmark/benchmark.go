@@ -63,11 +63,16 @@ const removalStamp = ".resync-dest-bench-removed"
 // once: a removal there slows nothing after it.
 const tmpfsMagic = 0x01021994
 
+// onTmpfs reports whether dir is on tmpfs (false when statfs fails).
+func onTmpfs(dir string) bool {
+	var fs syscall.Statfs_t
+	return syscall.Statfs(dir, &fs) == nil && fs.Type == tmpfsMagic
+}
+
 // stampRemoval records that files were just removed in parent. A stamp
 // that cannot be written costs only the wait it would have caused.
 func stampRemoval(parent string) {
-	var fs syscall.Statfs_t
-	if syscall.Statfs(parent, &fs) == nil && fs.Type == tmpfsMagic {
+	if onTmpfs(parent) {
 		return
 	}
 	_ = os.WriteFile(filepath.Join(parent, removalStamp), []byte(time.Now().UTC().Format(time.RFC3339Nano)+"\n"), 0o644)
