@@ -17,16 +17,16 @@
 // a benchmark last removed its work directory beside this one
 // (benchmark.LastRemoval); start it at least six minutes after deleting
 // many files any other way. It prints each run, the medians, their ratios
-// to the floor and the peak RSS figures (all are polled alike). Besides wall-clock
-// time it reports each child's CPU time (user + system) and CPU µs per
-// resource: on a machine shared with other work the CPU figures move far
-// less than the wall-clock ones. The server's CPU time during each run (this
-// process's) is printed too: it shares the two cores with the child, so it
-// dilutes the wall-clock ratio. -before runs a second resync-dest binary in
-// the same rounds (A B floor, A B floor, ...), for a before/after comparison
-// of a change. -floor-sync makes the floor sync the file system once at
-// its end, timed: a second comparison, with the least durability a client
-// can have.
+// to the floor and the peak RSS figures (all are polled alike). Besides
+// wall-clock time it reports each child's CPU time (user + system) and CPU
+// µs per resource: on a machine shared with other work the CPU figures move
+// far less than the wall-clock ones. The server's CPU time during each run
+// (this process's) is printed too: it shares the two cores with the child,
+// so it dilutes the wall-clock ratio. -before runs a second resync-dest
+// binary in the same rounds (A B floor, A B floor, ...), for a before/after
+// comparison of a change. -floor-sync makes the floor sync the file system
+// once at its end, timed: a second comparison, with the least durability a
+// client can have.
 //
 //	go build -o /tmp/resync-dest ./cmd/resync-dest
 //	go run ./scripts/bench-baseline -bin /tmp/resync-dest -n 10000 -rounds 3
