@@ -75,6 +75,9 @@ type RootFS struct {
 	// was opened, so a descriptor opened per call could miss an error that
 	// hit a staged file before the call.
 	dir *os.File
+	// rel releases the files renames replace (release.go); nil where
+	// renames replace as they come.
+	rel *releaser
 
 	// subs holds an *os.Root opened on each directory files were used in
 	// (up to maxSubRoots), with a descriptor of that directory. os.Root
@@ -114,11 +117,21 @@ func NewRootFS(r *os.Root) (*RootFS, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &RootFS{r: r, dir: dir, subs: map[string]*subDir{}}, nil
+	f := &RootFS{r: r, dir: dir, subs: map[string]*subDir{}}
+	if localFreeCosts(dir) {
+		f.rel = newReleaser()
+	}
+	return f, nil
 }
 
-// Close releases the directories the RootFS opened; r stays open.
+// Close waits for the files renames replaced to be released and releases
+// the directories the RootFS opened; r stays open. No other method may
+// run concurrently with it or after it.
 func (f *RootFS) Close() error {
+	if f.rel != nil {
+		f.rel.close()
+		f.rel = nil
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for d, sub := range f.subs {
@@ -297,7 +310,7 @@ func (f *RootFS) Remove(name string) error {
 func (f *RootFS) Rename(oldname, newname string) error {
 	if so, no := f.sub(oldname); so != nil {
 		if sn, nn := f.sub(newname); sn == so {
-			if ok, err := so.rename(no, nn); ok {
+			if ok, err := so.rename(no, nn, f.rel); ok {
 				return relLinkError(err, oldname, newname)
 			}
 		}

@@ -48,19 +48,36 @@ func (s *subDir) create(base string, flag int, perm fs.FileMode, full string) (*
 	return os.NewFile(uintptr(fd), full), true, nil
 }
 
-// rename renames oldbase to newbase, both in the directory. ok is false
-// when the directory's descriptor was closed meanwhile.
-func (s *subDir) rename(oldbase, newbase string) (bool, error) {
+// rename renames oldbase to newbase, both in the directory. With a
+// releaser, a file at newbase is held open across the rename and
+// released by rel, so that freeing it is not this goroutine's wait
+// (release.go). ok is false when the directory's descriptor was closed
+// meanwhile.
+func (s *subDir) rename(oldbase, newbase string, rel *releaser) (bool, error) {
 	rc, cerr := s.dir.SyscallConn()
 	if cerr != nil {
 		return false, nil
 	}
 	var rerr error
 	if rc.Control(func(dfd uintptr) {
+		held := -1
+		if rel != nil {
+			if rerr = renameNoReplace(int(dfd), oldbase, newbase); rerr != unix.EEXIST {
+				return // renamed, or failed as a plain rename would
+			}
+			held = openPath(int(dfd), newbase)
+		}
 		for {
 			if rerr = unix.Renameat(int(dfd), oldbase, int(dfd), newbase); rerr != unix.EINTR {
-				return
+				break
 			}
+		}
+		switch {
+		case held < 0:
+		case rerr == nil:
+			rel.release(held)
+		default:
+			unix.Close(held)
 		}
 	}) != nil {
 		return false, nil
@@ -69,6 +86,38 @@ func (s *subDir) rename(oldbase, newbase string) (bool, error) {
 		return true, &os.LinkError{Op: "renameat", Old: oldbase, New: newbase, Err: rerr}
 	}
 	return true, nil
+}
+
+// renameNoReplace renames oldbase to newbase in the directory dfd unless
+// something is at newbase (EEXIST). Where the file system does not know
+// the flag (EINVAL) it reports EEXIST: the caller renames as it would
+// have.
+func renameNoReplace(dfd int, oldbase, newbase string) error {
+	for {
+		err := unix.Renameat2(dfd, oldbase, dfd, newbase, unix.RENAME_NOREPLACE)
+		switch err {
+		case unix.EINTR:
+			continue
+		case unix.EINVAL:
+			return unix.EEXIST
+		}
+		return err
+	}
+}
+
+// openPath opens name in the directory dfd as O_PATH, not following a
+// symlink: a descriptor that reads nothing and holds the file. It returns
+// -1 when it cannot.
+func openPath(dfd int, name string) int {
+	for {
+		fd, err := unix.Openat(dfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != unix.EINTR {
+			if err != nil {
+				return -1
+			}
+			return fd
+		}
+	}
 }
 
 // joinName joins a directory's name and a name in it as os does for the
