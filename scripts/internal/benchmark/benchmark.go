@@ -48,8 +48,9 @@ func WorkDir(parent, pattern string) (string, func(), error) {
 		return "", nil, err
 	}
 	return dir, func() {
+		stampRemoval(filepath.Dir(dir), removingPrefix)
 		os.RemoveAll(dir)
-		stampRemoval(filepath.Dir(dir))
+		stampRemoval(filepath.Dir(dir), "")
 	}, nil
 }
 
@@ -58,6 +59,16 @@ func WorkDir(parent, pattern string) (string, func(), error) {
 // from then (LastRemoval, Quiet), as a run waits after its own deletions.
 // What anything else deleted is not known.
 const removalStamp = ".resync-dest-bench-removed"
+
+// removingPrefix starts the stamp while the removal runs: removing a work
+// directory of 200,000 files takes minutes, after the invocation printed
+// its last line, and a benchmark started meanwhile read the stamp of the
+// removal before and did not wait (stop 40's first disk baseline).
+const removingPrefix = "removing "
+
+// maxRemoval bounds how long LastRemoval waits for a removal in progress:
+// a stamp older than that was left by an invocation killed part way.
+const maxRemoval = 30 * time.Minute
 
 // tmpfsMagic is statfs's f_type of tmpfs, which reuses a freed inode at
 // once: a removal there slows nothing after it.
@@ -69,30 +80,68 @@ func onTmpfs(dir string) bool {
 	return syscall.Statfs(dir, &fs) == nil && fs.Type == tmpfsMagic
 }
 
-// stampRemoval records that files were just removed in parent. A stamp
-// that cannot be written costs only the wait it would have caused.
-func stampRemoval(parent string) {
+// stampRemoval records that files were just removed in parent, or with
+// removingPrefix that a removal starts. The stamp is replaced whole (a
+// rename), so that a reader never sees half of it. A stamp that cannot be
+// written costs only the wait it would have caused.
+func stampRemoval(parent, prefix string) {
 	if onTmpfs(parent) {
 		return
 	}
-	_ = os.WriteFile(filepath.Join(parent, removalStamp), []byte(time.Now().UTC().Format(time.RFC3339Nano)+"\n"), 0o644)
+	name := filepath.Join(parent, removalStamp)
+	tmp, err := os.CreateTemp(parent, removalStamp+".*")
+	if err != nil {
+		return
+	}
+	_, err = tmp.WriteString(prefix + time.Now().UTC().Format(time.RFC3339Nano) + "\n")
+	if cerr := tmp.Close(); err == nil && cerr == nil {
+		err = os.Rename(tmp.Name(), name)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
 }
 
 // LastRemoval returns when a benchmark last removed its work directory in
 // parent ("" for the system's temporary directory), or the zero time.
+// While another invocation is still removing its own (for up to
+// maxRemoval since it started) it waits, and says so, for that removal to
+// end.
 func LastRemoval(parent string) time.Time {
 	if parent == "" {
 		parent = os.TempDir()
 	}
+	said := false
+	for {
+		t, removing := readRemovalStamp(parent)
+		if !removing || time.Since(t) >= maxRemoval {
+			return t
+		}
+		if !said {
+			fmt.Printf("   (waiting for another benchmark's removal of its work directory in %s, started %s ago)\n", parent, time.Since(t).Round(time.Second))
+			said = true
+		}
+		time.Sleep(removalPoll)
+	}
+}
+
+// removalPoll is how often LastRemoval looks whether a removal ended.
+const removalPoll = 200 * time.Millisecond
+
+// readRemovalStamp reads the stamp in parent: the time it holds (the zero
+// time when there is none or it cannot be read), and whether it says a
+// removal started then and has not ended.
+func readRemovalStamp(parent string) (t time.Time, removing bool) {
 	b, err := os.ReadFile(filepath.Join(parent, removalStamp))
 	if err != nil {
-		return time.Time{}
+		return time.Time{}, false
 	}
-	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(string(b)))
+	s, removing := strings.CutPrefix(strings.TrimSpace(string(b)), removingPrefix)
+	t, err = time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		return time.Time{}
+		return time.Time{}, false
 	}
-	return t
+	return t, removing
 }
 
 // Serve builds the fixture Source of spec and serves it on a free

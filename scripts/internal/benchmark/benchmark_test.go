@@ -85,6 +85,40 @@ func TestWorkDirRemovalIsStamped(t *testing.T) {
 	}
 }
 
+// A benchmark started while another still removes its work directory
+// waits for that removal to end and returns its end; a removal started
+// longer than maxRemoval ago (its invocation killed part way) is not
+// waited for.
+func TestLastRemovalWaitsForARemovalInProgress(t *testing.T) {
+	parent := t.TempDir()
+	if onTmpfs(parent) {
+		t.Skip("no removal is stamped on tmpfs")
+	}
+	stampRemoval(parent, removingPrefix)
+	if _, removing := readRemovalStamp(parent); !removing {
+		t.Fatal("the stamp of a removal that started does not say so")
+	}
+	ended := make(chan time.Time, 1)
+	go func() {
+		time.Sleep(3 * removalPoll)
+		stampRemoval(parent, "")
+		end, _ := readRemovalStamp(parent)
+		ended <- end
+	}()
+	got := LastRemoval(parent)
+	if want := <-ended; !got.Equal(want) {
+		t.Errorf("LastRemoval during a removal = %s, want its end %s", got, want)
+	}
+
+	old := time.Now().Add(-maxRemoval - time.Minute).UTC().Round(0)
+	if err := os.WriteFile(filepath.Join(parent, removalStamp), []byte(removingPrefix+old.Format(time.RFC3339Nano)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := LastRemoval(parent); !got.Equal(old) {
+		t.Errorf("LastRemoval of a removal started %s ago = %s, want its start %s", maxRemoval+time.Minute, got, old)
+	}
+}
+
 // Each invocation works in a new, empty directory of its own inside the
 // one given, and leaves nothing behind: a run directory of an earlier,
 // killed invocation must never be taken for a fresh one.
