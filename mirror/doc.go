@@ -32,6 +32,10 @@
 // caused them; where it is unavailable (ENOSYS, EOPNOTSUPP) Publish fsyncs
 // each staged file and each changed directory instead.
 //
+// A rename over a file frees the old one; on ext4, XFS and Btrfs the old
+// file is held open across the rename and freed off the renaming
+// goroutine by a bounded releaser (release.go), which Close drains.
+//
 // Remove deletes at once and cancels what is staged for the same path, so
 // "create X, then delete X" leaves no X even before the create is
 // published. A staged file that is never published is a temp file like

@@ -71,19 +71,21 @@ func (m *Mirror) Sync() error {
 // for its commit instead). On the local disk file systems where freeing
 // costs, the old file is held open across its rename and freed by a
 // releaser in the background (release.go): on such a disk the apply of
-// 180,000 changes peaked at 61-64 MiB instead of 89-91, its time the same.
-// Two other ways were measured and not kept. Spreading a batch over four
-// goroutines by target: the apply of 180,000 changes (60,000 updates) took
-// 72 s and 70 s against 65 s and 62 s, though run first in each round,
-// after deletions (see bench-sync). Freeing nothing: exchanging the two
-// names (RENAME_EXCHANGE) and writing later Puts over the old file once a
-// Sync made the exchange durable (and only when no other link or open
-// descriptor reached it, checked with a write lease) cut the writer's
-// renames in that apply from 36.7 s to 11.5 s, but not the apply (64.4 s
-// and 66.1 s against 65.3 s and 67.7 s, alternated): on two cores the
-// workers and the Source bound it first. Keeping the files Remove deletes
-// as well, so that an apply frees nothing until its end, did not change it
-// either (90,000 changes on 100,000: 26.3 s against 26.5 s).
+// 180,000 changes peaked at 60-68 MiB instead of 87-90, its time the same
+// (bench-sync), and 5,000 renames over files took 146-161 µs each instead
+// of 213-237 (BenchmarkPlaceReplacing5k). Two other ways were measured and
+// not kept. Spreading a batch over four goroutines by target: the apply of
+// 180,000 changes (60,000 updates) took 72 s and 70 s against 65 s and 62
+// s, though run first in each round, after deletions (see bench-sync).
+// Freeing nothing: exchanging the two names (RENAME_EXCHANGE) and writing
+// later Puts over the old file once a Sync made the exchange durable (and
+// only when no other link or open descriptor reached it, checked with a
+// write lease) cut the writer's renames in that apply from 36.7 s to 11.5
+// s, but not the apply (64.4 s and 66.1 s against 65.3 s and 67.7 s,
+// alternated): on two cores the workers and the Source bound it first.
+// Keeping the files Remove deletes as well, so that an apply frees nothing
+// until its end, did not change it either (90,000 changes on 100,000: 26.3
+// s against 26.5 s).
 func (m *Mirror) Place(tickets []string) []error {
 	errs := make([]error, len(tickets))
 	if m.readOnly {
