@@ -385,11 +385,7 @@ func (f *RootFS) SyncFS() error {
 	}
 	var serr error
 	err = rc.Control(func(fd uintptr) {
-		for {
-			if serr = unix.Syncfs(int(fd)); serr != unix.EINTR {
-				return
-			}
-		}
+		serr = ignoringEINTR(func() error { return unix.Syncfs(int(fd)) })
 	})
 	if err == nil && serr != nil {
 		err = &fs.PathError{Op: "syncfs", Path: f.dir.Name(), Err: serr}

@@ -33,12 +33,7 @@ func (s *subDir) create(base string, flag int, perm fs.FileMode, full string) (*
 	fd := -1
 	var oerr error
 	if rc.Control(func(dfd uintptr) {
-		for {
-			fd, oerr = unix.Openat(int(dfd), base, flag|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm.Perm()))
-			if oerr != unix.EINTR {
-				return
-			}
-		}
+		fd, oerr = openat(int(dfd), base, flag, uint32(perm.Perm()))
 	}) != nil {
 		return nil, false, nil
 	}
@@ -65,13 +60,14 @@ func (s *subDir) rename(oldbase, newbase string, rel *releaser) (bool, error) {
 			if rerr = renameNoReplace(int(dfd), oldbase, newbase); rerr != unix.EEXIST {
 				return // renamed, or failed as a plain rename would
 			}
-			held = openPath(int(dfd), newbase)
-		}
-		for {
-			if rerr = unix.Renameat(int(dfd), oldbase, int(dfd), newbase); rerr != unix.EINTR {
-				break
+			// O_PATH reads nothing and holds the file (a symlink itself,
+			// not followed); -1 when it cannot.
+			var oerr error
+			if held, oerr = openat(int(dfd), newbase, unix.O_PATH, 0); oerr != nil {
+				held = -1
 			}
 		}
+		rerr = ignoringEINTR(func() error { return unix.Renameat(int(dfd), oldbase, int(dfd), newbase) })
 		switch {
 		case held < 0:
 		case rerr == nil:
@@ -93,29 +89,30 @@ func (s *subDir) rename(oldbase, newbase string, rel *releaser) (bool, error) {
 // the flag (EINVAL) it reports EEXIST: the caller renames as it would
 // have.
 func renameNoReplace(dfd int, oldbase, newbase string) error {
-	for {
-		err := unix.Renameat2(dfd, oldbase, dfd, newbase, unix.RENAME_NOREPLACE)
-		switch err {
-		case unix.EINTR:
-			continue
-		case unix.EINVAL:
-			return unix.EEXIST
-		}
-		return err
+	err := ignoringEINTR(func() error { return unix.Renameat2(dfd, oldbase, dfd, newbase, unix.RENAME_NOREPLACE) })
+	if err == unix.EINVAL {
+		return unix.EEXIST
 	}
+	return err
 }
 
-// openPath opens name in the directory dfd as O_PATH, not following a
-// symlink: a descriptor that reads nothing and holds the file. It returns
-// -1 when it cannot.
-func openPath(dfd int, name string) int {
+// openat opens name in the directory dfd with flag, never following a
+// symlink at name (one is ELOOP, or held itself with O_PATH) and never
+// inherited by a child process.
+func openat(dfd int, name string, flag int, perm uint32) (fd int, err error) {
+	err = ignoringEINTR(func() error {
+		fd, err = unix.Openat(dfd, name, flag|unix.O_NOFOLLOW|unix.O_CLOEXEC, perm)
+		return err
+	})
+	return fd, err
+}
+
+// ignoringEINTR calls fn again while it fails with EINTR: the runtime's
+// signals interrupt slow system calls (a rename waiting for the device).
+func ignoringEINTR(fn func() error) error {
 	for {
-		fd, err := unix.Openat(dfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-		if err != unix.EINTR {
-			if err != nil {
-				return -1
-			}
-			return fd
+		if err := fn(); err != unix.EINTR {
+			return err
 		}
 	}
 }
