@@ -8,6 +8,7 @@ import (
 
 func main() {
 	tuneGC(os.Getenv)
+	tuneProcs(os.Getenv)
 	sig := newSignals(os.Stderr)
 	code := runWith(sig.hard, os.Args, stdio{out: os.Stdout, err: os.Stderr}, sig.drain, sig.received, hooks{onLog: sig.setLog})
 	sig.stop()
