@@ -18,15 +18,21 @@ func TestTuneGC(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			debug.SetGCPercent(100) // stands for what the runtime took from GOGC
-			tuneGC(func(k string) string {
-				if k == "GOGC" {
-					return tc.gogc
-				}
-				return ""
-			})
+			tuneGC(envWith("GOGC", tc.gogc))
 			if got := debug.SetGCPercent(100); got != tc.want {
 				t.Errorf("GOGC %q: the collector's percent is %d, want %d", tc.gogc, got, tc.want)
 			}
 		})
+	}
+}
+
+// envWith is a getenv for an environment that holds name=value and nothing
+// else ("" for a variable that is not set).
+func envWith(name, value string) func(string) string {
+	return func(k string) string {
+		if k == name {
+			return value
+		}
+		return ""
 	}
 }

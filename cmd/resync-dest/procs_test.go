@@ -20,12 +20,7 @@ func TestTuneProcs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runtime.GOMAXPROCS(tc.start) // stands for what the runtime took from the machine or GOMAXPROCS
-			tuneProcs(func(k string) string {
-				if k == "GOMAXPROCS" {
-					return tc.env
-				}
-				return ""
-			})
+			tuneProcs(envWith("GOMAXPROCS", tc.env))
 			if got := runtime.GOMAXPROCS(0); got != tc.want {
 				t.Errorf("GOMAXPROCS %q from %d: %d Ps, want %d", tc.env, tc.start, got, tc.want)
 			}
