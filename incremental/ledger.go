@@ -10,11 +10,14 @@ import (
 // ledger knows, without holding the history, where the cursor may move and
 // which closed lists are done. The cursor is the earliest time of a change
 // not recorded as applied; the changes not applied are those of units not
-// yet recorded, and those that failed. Units are emitted in the order of
-// their earliest pending change (their key), so the earliest of the units
-// not yet recorded is the oldest one still in flight - a window bounded by
-// the engine - or, when none is, the next one to be emitted, whose key is
-// at least the last one emitted.
+// yet recorded, and those that failed. Units are emitted in URI order (the
+// backlog's: the mirror's directories one after another), not by time, so
+// until the last unit is emitted any unit still to come may hold the
+// earliest change: the cursor holds where the run found it. Exact resume
+// does not need it to move: each change is recorded applied with its
+// effect, and a run after a kill skips what was recorded. Once every unit
+// is emitted, the cursor moves to the earliest change of a unit in flight
+// (a window bounded by the engine), else to the latest change read.
 //
 // The planner registers each unit before emitting it; the writer calls
 // record with each batch just before committing it, so the new cursor is
@@ -26,12 +29,10 @@ type ledger struct {
 	latest time.Time // the latest time of any change read
 	cursor time.Time // the cursor as recorded (or to be, with this batch)
 
-	inflight map[string]*entry // by URI: units emitted, not yet recorded
-	queue    []*entry          // the same, in emission order, and some recorded ones
-	lastKey  time.Time         // the key of the last unit emitted
-	all      bool              // every unit was emitted
-	failed   bool              // some change failed: floor holds the cursor back
-	floor    time.Time         // the earliest time of a failed change
+	inflight map[string]time.Time // by URI: the earliest pending change of a unit emitted, not yet recorded
+	all      bool                 // every unit was emitted
+	failed   bool                 // some change failed: floor holds the cursor back
+	floor    time.Time            // the earliest time of a failed change
 
 	listsDone int // lists[:listsDone] are accounted for
 }
@@ -42,17 +43,11 @@ type ledgerList struct {
 	pending     int64 // changes not recorded as applied
 }
 
-// entry is one unit in flight, by the time of its earliest pending change.
-type entry struct {
-	key  time.Time
-	done bool
-}
-
 // newLedger starts from the cursor, with the lists read and, per list
 // index, how many of their changes are not done.
 func newLedger(lists []list, pending map[int]int64, latest, cursor time.Time) *ledger {
 	l := &ledger{byURL: make(map[string]int, len(lists)), latest: latest, cursor: cursor,
-		lastKey: cursor, inflight: map[string]*entry{}}
+		inflight: map[string]time.Time{}}
 	for i, ls := range lists {
 		l.lists = append(l.lists, ledgerList{url: ls.url, from: ls.from, until: ls.until, pending: pending[i]})
 		l.byURL[ls.url] = i
@@ -65,12 +60,7 @@ func newLedger(lists []list, pending map[int]int64, latest, cursor time.Time) *l
 func (l *ledger) register(uri string, key time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	e := &entry{key: key}
-	l.inflight[uri] = e
-	l.queue = append(l.queue, e)
-	if key.After(l.lastKey) {
-		l.lastKey = key
-	}
+	l.inflight[uri] = key
 }
 
 // allEmitted notes that no unit is left to emit.
@@ -86,10 +76,7 @@ func (l *ledger) record(b *resourcesync.Batch) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, c := range b.Changes {
-		if e, ok := l.inflight[c.URI]; ok {
-			e.done = true
-			delete(l.inflight, c.URI)
-		}
+		delete(l.inflight, c.URI)
 		if c.Failed {
 			if !l.failed || c.Time.Before(l.floor) {
 				l.failed, l.floor = true, c.Time
@@ -114,16 +101,12 @@ func (l *ledger) advance(b *resourcesync.Batch) {
 		}
 		l.listsDone++
 	}
-	for len(l.queue) > 0 && l.queue[0].done {
-		l.queue[0] = nil
-		l.queue = l.queue[1:]
+	if !l.all {
+		return // a unit still to come may hold the earliest change
 	}
 	c := l.latest
-	switch {
-	case len(l.queue) > 0:
-		c = earlier(c, l.queue[0].key)
-	case !l.all:
-		c = earlier(c, l.lastKey)
+	for _, key := range l.inflight {
+		c = earlier(c, key)
 	}
 	if l.failed {
 		c = earlier(c, l.floor)

@@ -13,10 +13,10 @@ import (
 )
 
 // Units emits one unit per resource of the backlog, in the order the
-// backlog gives (failures retried alone, then by the time of their
-// earliest pending change): each brings its resource to the state of its
-// final change and settles its pending changes. Each unit with pending
-// changes is registered with the ledger before it is emitted.
+// backlog gives (failures retried alone, then by URI): each brings its
+// resource to the state of its final change and settles its pending
+// changes. Each unit with pending changes is registered with the ledger
+// before it is emitted.
 func (r *run) Units(ctx context.Context, f *transfer.Feed) error {
 	defer r.releasePackages()
 	defer r.reportOrder()

@@ -328,21 +328,18 @@ func (b *Backlog) build() error {
 	}
 	steps = append(steps,
 		`CREATE INDEX changes_uri ON changes (uri, ord)`,
-		// phase 0: failures retried alone, first; then by the time of
-		// their first pending change, so that the cursor can follow the
-		// units as they complete.
+		// phase 0: failures retried alone, first; then by URI, so that the
+		// mirror's directories are visited one after another (see Units).
 		`CREATE TABLE units (
 			uri      TEXT PRIMARY KEY,
 			phase    INTEGER NOT NULL,
-			at       TEXT NOT NULL,    -- time of its earliest pending change ('' for none)
 			first    INTEGER NOT NULL, -- ord of its first pending change (0 for none)
 			final    INTEGER,          -- ord of its last change; NULL when no change names it
 			npending INTEGER NOT NULL,
 			retry    INTEGER NOT NULL
 		) WITHOUT ROWID`,
-		`INSERT INTO units (uri, phase, at, first, final, npending, retry)
-			SELECT uri, 1, coalesce(min(CASE WHEN done = 0 THEN at END), ''),
-				coalesce(min(CASE WHEN done = 0 THEN ord END), 0), max(ord), sum(done = 0), 0
+		`INSERT INTO units (uri, phase, first, final, npending, retry)
+			SELECT uri, 1, coalesce(min(CASE WHEN done = 0 THEN ord END), 0), max(ord), sum(done = 0), 0
 			FROM changes GROUP BY uri`,
 		// A failure of a resource with pending changes: its changes bring
 		// it in step. One whose last change is a deletion: gone, nothing
@@ -350,11 +347,11 @@ func (b *Backlog) build() error {
 		`UPDATE units SET retry = 1 WHERE uri IN (SELECT uri FROM retry) AND (npending > 0 OR
 			(SELECT kind FROM changes c WHERE c.uri = units.uri AND c.ord = units.final) <> 'deleted')`,
 		`UPDATE units SET phase = 0 WHERE npending = 0 AND retry = 1`,
-		`INSERT INTO units (uri, phase, at, first, final, npending, retry)
-			SELECT uri, 0, '', 0, NULL, 0, 1 FROM retry WHERE uri NOT IN (SELECT uri FROM units)`,
+		`INSERT INTO units (uri, phase, first, final, npending, retry)
+			SELECT uri, 0, 0, NULL, 0, 1 FROM retry WHERE uri NOT IN (SELECT uri FROM units)`,
 		`DELETE FROM units WHERE npending = 0 AND retry = 0`,
 		// Covering: Units reads a unit from the index alone.
-		`CREATE INDEX units_order ON units (phase, at, first, uri, npending, retry, final)`,
+		`CREATE INDEX units_order ON units (phase, uri, first, npending, retry, final)`,
 	)
 	for _, q := range steps {
 		if _, err := b.tx.Exec(q); err != nil {
@@ -437,17 +434,21 @@ func (r *pendingRow) pending() (resourcesync.Pending, error) {
 type unitRow struct {
 	u        resourcesync.BacklogUnit
 	phase    int
-	at       string
 	first    int64
 	npending int64
 	finalOrd int64
 }
 
 // Units calls fn for every unit, in the order they are to be applied:
-// failures retried alone first, then by the time of their earliest
-// pending change (and its place in the history). It reads in pages and
-// holds nothing open while fn runs; it stops at fn's first error, which it
-// returns unwrapped.
+// failures retried alone first, then by URI. URIs that share a path share
+// a directory of the mirror, whose files were made one after another: in
+// URI order an apply visits each directory, and the inode table and
+// bitmap blocks of its files, once, where in the order of the changes'
+// times it went all over the tree between two syncs: on ext4 the apply of
+// 180,000 changes to 200,000 resources took 0.73-0.75x the time, 0.77-0.80x
+// a fresh baseline (scripts/bench-sync, both orders). It
+// reads in pages and holds nothing open while fn runs; it stops at fn's
+// first error, which it returns unwrapped.
 func (b *Backlog) Units(fn func(resourcesync.BacklogUnit) error) error {
 	return b.units(``, fn)
 }
@@ -462,15 +463,15 @@ func (b *Backlog) units(filter string, fn func(resourcesync.BacklogUnit) error) 
 	if err := b.seal(); err != nil {
 		return err
 	}
-	const cols = `SELECT u.uri, u.phase, u.at, u.first, u.npending, u.retry, f.ord, f.uri, f.kind, f.at,
+	const cols = `SELECT u.uri, u.phase, u.first, u.npending, u.retry, f.ord, f.uri, f.kind, f.at,
 		f.list, f.pos, f.lastmod, f.fixity, f.length, f.links, f.companion, f.done
 		FROM units u LEFT JOIN changes f ON f.ord = u.final`
 	// CROSS JOIN keeps SQLite walking units in URI order (its primary key)
 	// for Deletions, instead of sorting every page.
-	const crossCols = `SELECT u.uri, u.phase, u.at, u.first, u.npending, u.retry, f.ord, f.uri, f.kind, f.at,
+	const crossCols = `SELECT u.uri, u.phase, u.first, u.npending, u.retry, f.ord, f.uri, f.kind, f.at,
 		f.list, f.pos, f.lastmod, f.fixity, f.length, f.links, f.companion, f.done
 		FROM units u CROSS JOIN changes f ON f.ord = u.final`
-	q := cols + ` WHERE (u.phase, u.at, u.first, u.uri) > (?, ?, ?, ?) ORDER BY u.phase, u.at, u.first, u.uri LIMIT ?`
+	q := cols + ` WHERE (u.phase, u.uri) > (?, ?) ORDER BY u.phase, u.uri LIMIT ?`
 	if filter != "" {
 		q = crossCols + ` WHERE u.uri > ?` + filter + ` ORDER BY u.uri LIMIT ?`
 	}
@@ -504,7 +505,7 @@ func (b *Backlog) page(q string, byURI bool, last unitRow, buf []unitRow) ([]uni
 	if byURI {
 		rows, err = b.db.Query(q, last.u.URI, backlogPage)
 	} else {
-		rows, err = b.db.Query(q, last.phase, last.at, last.first, last.u.URI, backlogPage)
+		rows, err = b.db.Query(q, last.phase, last.u.URI, backlogPage)
 	}
 	if err != nil {
 		return nil, err
@@ -513,7 +514,7 @@ func (b *Backlog) page(q string, byURI bool, last unitRow, buf []unitRow) ([]uni
 	for rows.Next() {
 		var r unitRow
 		var f pendingRow
-		if err := rows.Scan(append([]any{&r.u.URI, &r.phase, &r.at, &r.first, &r.npending, &r.u.Retry}, f.dest()...)...); err != nil {
+		if err := rows.Scan(append([]any{&r.u.URI, &r.phase, &r.first, &r.npending, &r.u.Retry}, f.dest()...)...); err != nil {
 			return nil, err
 		}
 		if f.ord.Valid {
