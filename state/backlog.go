@@ -445,8 +445,8 @@ type unitRow struct {
 // URI order an apply visits each directory, and the inode table and
 // bitmap blocks of its files, once, where in the order of the changes'
 // times it went all over the tree between two syncs: on ext4 the apply of
-// 180,000 changes to 200,000 resources took 0.73-0.75x the time, 0.77-0.80x
-// a fresh baseline (scripts/bench-sync, both orders). It
+// 180,000 changes to 200,000 resources took 0.66-0.75x the time, 0.77-0.87x
+// a fresh baseline (scripts/bench-sync, four rounds, both orders). It
 // reads in pages and holds nothing open while fn runs; it stops at fn's
 // first error, which it returns unwrapped.
 func (b *Backlog) Units(fn func(resourcesync.BacklogUnit) error) error {
