@@ -159,23 +159,45 @@ func TestWriterGroupCommit(t *testing.T) {
 	}
 }
 
+// While a flush runs the writer takes items up to MaxBatch, each weighing
+// one plus its change records: what waits stays bounded however many
+// changes a resource carries.
 func TestWriterBackpressure(t *testing.T) {
-	m, s := newFakeMirror(), &fakeStore{}
-	m.gate = make(chan struct{})
-	w := NewWriter(m, s, 1, WriterOptions{MinBatch: 1, MaxBatch: 3})
-	in := make(chan Item)
-	go w.Run(context.Background(), in)
-	in <- stagedItem(t, m, "first", nil) // starts a flush that blocks
-	for i := range 3 {
-		in <- stagedItem(t, m, fmt.Sprint("q", i), nil)
+	for _, tc := range []struct {
+		name    string
+		changes int // change records each item carries
+	}{
+		{"items without changes", 0},
+		{"one change each", 1},
+		{"five changes each", 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, s := newFakeMirror(), &fakeStore{}
+			m.gate = make(chan struct{})
+			w := NewWriter(m, s, 1, WriterOptions{MinBatch: 1, MaxBatch: 3 * (1 + tc.changes)})
+			in := make(chan Item)
+			go w.Run(context.Background(), in)
+			item := func(uri string) Item {
+				it := stagedItem(t, m, uri, nil)
+				it.Changes = nil
+				for i := range tc.changes {
+					it.Changes = append(it.Changes, resourcesync.ChangeRecord{URI: uri, Change: resourcesync.ChangeUpdated, Position: i + 1})
+				}
+				return it
+			}
+			in <- item("first") // starts a flush that blocks
+			for i := range 3 {
+				in <- item(fmt.Sprint("q", i))
+			}
+			select {
+			case in <- item("over"):
+				t.Fatal("the writer took more than MaxBatch while a flush was running")
+			case <-time.After(50 * time.Millisecond):
+			}
+			close(m.gate)
+			close(in)
+		})
 	}
-	select {
-	case in <- stagedItem(t, m, "over", nil):
-		t.Fatal("the writer took more than MaxBatch items while a flush was running")
-	case <-time.After(50 * time.Millisecond):
-	}
-	close(m.gate)
-	close(in)
 }
 
 func TestWriterDryRunAndExtra(t *testing.T) {
@@ -230,7 +252,8 @@ func TestWriterSyncsAnUnlinkBeforeItsChange(t *testing.T) {
 func TestWriterBackpressureCountsThePlacedBatch(t *testing.T) {
 	m, s := newFakeMirror(), &fakeStore{}
 	m.gate, m.entered = make(chan struct{}), make(chan struct{})
-	w := NewWriter(m, s, 1, WriterOptions{MinBatch: 1, MaxBatch: 3})
+	// Each item carries one change: three weigh 6.
+	w := NewWriter(m, s, 1, WriterOptions{MinBatch: 1, MaxBatch: 6})
 	in := make(chan Item)
 	go w.Run(context.Background(), in)
 	in <- stagedItem(t, m, "p", nil) // flush 1 starts
@@ -242,7 +265,7 @@ func TestWriterBackpressureCountsThePlacedBatch(t *testing.T) {
 	}
 	select {
 	case in <- stagedItem(t, m, "over", nil):
-		t.Fatal("the writer took more than MaxBatch items, counting the placed batch, while a flush was running")
+		t.Fatal("the writer took more than MaxBatch, counting the placed batch, while a flush was running")
 	case <-time.After(50 * time.Millisecond):
 	}
 	go func() {
