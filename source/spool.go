@@ -2,13 +2,17 @@ package source
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
 )
 
 // spool holds a document while it downloads: in memory up to a limit, then
 // in a temporary file, so that a large document costs disk rather than RAM.
-// The file is unlinked as soon as it is created and used through its open
+// The file never has a name (tempFile) and is used through its open
 // descriptor only: whatever ends the process (kill -9 included), nothing
 // is left in the temporary directory. A spool is used by one goroutine.
 type spool struct {
@@ -28,12 +32,8 @@ func (s *spool) Write(p []byte) (int, error) {
 		if int64(s.mem.Len()+len(p)) <= s.memLimit {
 			return s.mem.Write(p)
 		}
-		f, err := os.CreateTemp(s.dir, "resync-dest-doc-*")
+		f, err := tempFile(s.dir)
 		if err != nil {
-			return 0, &spoolError{err: err}
-		}
-		if err := os.Remove(f.Name()); err != nil {
-			f.Close()
 			return 0, &spoolError{err: err}
 		}
 		s.file = f
@@ -47,6 +47,32 @@ func (s *spool) Write(p []byte) (int, error) {
 		return n, &spoolError{err: err}
 	}
 	return n, nil
+}
+
+// tempFile makes a file in dir that never has a name (O_TMPFILE). Where
+// the file system cannot, it makes a named one and unlinks it at once: a
+// kill between the two leaves it behind, a window a loaded machine made
+// wide enough for a test to hit.
+func tempFile(dir string) (*os.File, error) {
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	fd, err := unix.Open(dir, unix.O_TMPFILE|unix.O_RDWR|unix.O_CLOEXEC, 0o600)
+	if err == nil {
+		return os.NewFile(uintptr(fd), filepath.Join(dir, "resync-dest-doc")), nil
+	}
+	if !errors.Is(err, unix.EOPNOTSUPP) && !errors.Is(err, unix.EISDIR) && !errors.Is(err, unix.EINVAL) {
+		return nil, &os.PathError{Op: "open a temporary file in", Path: dir, Err: err}
+	}
+	f, err := os.CreateTemp(dir, "resync-dest-doc-*")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Remove(f.Name()); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // reset empties the spool for another attempt. The temporary file, if

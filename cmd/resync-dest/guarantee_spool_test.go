@@ -53,7 +53,9 @@ func TestGuaranteeKilledRunLeavesNoSpool(t *testing.T) {
 }
 
 // spoolOpen reports whether process pid holds a document spool from dir
-// open (a descriptor whose target is dir/resync-dest-doc-*).
+// open: a descriptor on a file in dir with no name, made with O_TMPFILE
+// (its target dir/#inode), or where the file system cannot, named
+// dir/resync-dest-doc-* until it is unlinked.
 func spoolOpen(pid int, dir string) bool {
 	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
 	if err != nil {
@@ -61,7 +63,7 @@ func spoolOpen(pid int, dir string) bool {
 	}
 	for _, fd := range fds {
 		target, err := os.Readlink(filepath.Join(fmt.Sprintf("/proc/%d/fd", pid), fd.Name()))
-		if err == nil && strings.HasPrefix(target, filepath.Join(dir, "resync-dest-doc-")) {
+		if err == nil && (strings.HasPrefix(target, filepath.Join(dir, "#")) || strings.HasPrefix(target, filepath.Join(dir, "resync-dest-doc-"))) {
 			return true
 		}
 	}
