@@ -64,10 +64,10 @@ const (
 // the workers no longer waited on locks, while 4,096 still share one
 // syncfs. It counts change records as well because what one resource
 // carries grows with the backlog: counting items alone, 1,000,000 changes
-// (several a unit) peaked at 95-97 MiB where 180,000 peaked at 61-76. Interval: at most ten flushes a
-// second for fewer than MinBatch results, so that a short run records its
-// work as it goes (what a kill loses is redone) and a long one is paced
-// by MinBatch.
+// (several a unit) peaked at 95-97 MiB where 180,000 peaked at 61-76.
+// Interval: at most ten flushes a second for fewer than MinBatch results,
+// so that a short run records its work as it goes (what a kill loses is
+// redone) and a long one is paced by MinBatch.
 func DefaultWriterOptions() WriterOptions {
 	return WriterOptions{MinBatch: 256, MaxBatch: 4096, Interval: 100 * time.Millisecond, Now: time.Now}
 }
@@ -134,16 +134,16 @@ func (w *Writer) Run(ctx context.Context, in <-chan Item) error {
 		// took, and of the one before, which that flush may hold placed
 		// until it records it: memory is bounded as with one batch in
 		// flight, by counting that one against MaxBatch.
-		batchW, flushed, placedW int
-		last                     = time.Now()
-		tick                     = time.NewTicker(max(w.o.Interval/4, 10*time.Millisecond))
-		src                      = in
+		batchW, flushingW, placedW int
+		last                       = time.Now()
+		tick                       = time.NewTicker(max(w.o.Interval/4, 10*time.Millisecond))
+		src                        = in
 	)
 	defer tick.Stop()
 	start := func() {
 		b := batch
 		batch = nil
-		placedW, flushed, batchW = flushed, batchW, 0
+		placedW, flushingW, batchW = flushingW, batchW, 0
 		last = time.Now()
 		flushing = make(chan error, 1)
 		go func() { flushing <- w.flush(context.WithoutCancel(ctx), b) }()
