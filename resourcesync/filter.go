@@ -148,9 +148,6 @@ func (f Filter) checkURI(uri string) error {
 	return fmt.Errorf("%w: %s matches no --include", ErrLeftOut, uri)
 }
 
-// Takes reports whether f takes uri.
-func (f Filter) Takes(uri string) bool { return f.Check(uri) == nil }
-
 // String gives the filters as flags, excludes first, collections last
 // ("" for none).
 func (f Filter) String() string {

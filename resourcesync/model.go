@@ -110,10 +110,6 @@ func (e *Entry) Time() time.Time {
 // priority, if any.
 func (e *Entry) Link(rel string) (Link, bool) { return bestLink(e.Links, rel) }
 
-// LinksByRel returns every link with the relation rel, highest priority
-// first (document order among equal priorities).
-func (e *Entry) LinksByRel(rel string) []Link { return linksByRel(e.Links, rel) }
-
 // Header is what a document says about itself: its root and its top-level
 // rs:md and rs:ln elements.
 type Header struct {

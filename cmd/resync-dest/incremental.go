@@ -143,7 +143,7 @@ func writeIncremental(w io.Writer, s *incremental.Summary, indented bool) {
 		fmt.Fprintf(w, " in %s\n", s.Ended.Sub(s.Started).Round(time.Millisecond))
 	}
 	lists := fmt.Sprintf("%s read, %d skipped as done", plural(int64(s.ListsRead), "list", "lists"), s.ListsSkipped)
-	if s.Via == "dump" {
+	if s.Via == resourcesync.ViaDump {
 		lists = fmt.Sprintf("%s read (%d downloaded), %d skipped as done", plural(int64(s.ListsRead), "Change Dump package", "Change Dump packages"), s.Packages, s.ListsSkipped)
 	}
 	fmt.Fprintf(w, "    changes since %s: %d read (%d applied before), %s, %d failed; %s; cursor %s\n",

@@ -113,11 +113,11 @@ type setStatus struct {
 	BaselineAt     time.Time `json:"baseline_list_at,omitzero"` // the Resource List's (or Dump's) at
 	// BaselineCompleted is when the baseline run finished (wall clock),
 	// as "completed" means everywhere in the JSON documents.
-	BaselineCompleted time.Time       `json:"baseline_completed,omitzero"`
-	Via               string          `json:"via,omitempty"`
-	Cursor            time.Time       `json:"cursor,omitzero"` // the time of the first unprocessed change
-	Held              int64           `json:"held"`
-	Failures          []failureStatus `json:"failures"`
+	BaselineCompleted time.Time        `json:"baseline_completed,omitzero"`
+	Via               resourcesync.Via `json:"via,omitempty"`
+	Cursor            time.Time        `json:"cursor,omitzero"` // the time of the first unprocessed change
+	Held              int64            `json:"held"`
+	Failures          []failureStatus  `json:"failures"`
 	// Republished counts, by origin host, the resources held whose entry
 	// says they were republished from another Source (§14.8: via).
 	Republished []state.Origin `json:"republished"`
@@ -239,7 +239,7 @@ func readStatus(ctx context.Context, db readStore, runs int, entries bool) (*sta
 		names[s.ID] = s.CapabilityList
 		ss := setStatus{
 			CapabilityList: s.CapabilityList, Source: s.Source, Created: s.Created, BaselineAt: s.BaselineAt,
-			BaselineCompleted: s.BaselineCompleted, Via: string(s.Via), Cursor: s.Cursor, Failures: []failureStatus{},
+			BaselineCompleted: s.BaselineCompleted, Via: s.Via, Cursor: s.Cursor, Failures: []failureStatus{},
 		}
 		if ss.Held, err = db.HeldCount(ctx, s.ID); err != nil {
 			return nil, err
@@ -285,7 +285,7 @@ func printStatus(w io.Writer, st *statusReport, entries bool) {
 			fmt.Fprintf(w, "  baseline  none complete yet\n")
 		} else {
 			fmt.Fprintf(w, "  baseline  as of %s (from the Resource %s), completed %s\n",
-				datetime(s.BaselineAt), viaName(string(s.Via)), clock(s.BaselineCompleted))
+				datetime(s.BaselineAt), viaName(s.Via), clock(s.BaselineCompleted))
 		}
 		if s.Cursor.IsZero() {
 			fmt.Fprintf(w, "  cursor    none\n")
@@ -340,8 +340,8 @@ func writerString(w *writerInfo) string {
 	return mirror.Holder{PID: w.PID, Host: w.Host, Started: w.Started}.String()
 }
 
-func viaName(via string) string {
-	if via == "dump" {
+func viaName(via resourcesync.Via) string {
+	if via == resourcesync.ViaDump {
 		return "Dump"
 	}
 	return "List"
