@@ -13,6 +13,7 @@ import (
 	"github.com/resync-dest/resync-dest/agent"
 	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/resourcesync"
+	"github.com/resync-dest/resync-dest/source"
 )
 
 func discover(t *testing.T, start string) (*agent.Discovery, error) {
@@ -283,12 +284,13 @@ func TestDiscoverNetwork(t *testing.T) {
 	t.Run("gzip bomb at the well-known URI fails small", func(t *testing.T) {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Encoding", "gzip")
-			w.Write(gzipZeros(t, 1<<30))
+			w.Write(fixtures.GzipBomb(1 << 30))
 		}))
 		defer srv.Close()
 		_, err := discover(t, srv.URL+"/")
-		if err == nil || !strings.Contains(err.Error(), srv.URL+"/.well-known/resourcesync") {
-			t.Fatalf("err = %v, want an error naming the document", err)
+		// Discovery's summary of what it tried keeps each cause's text.
+		if err == nil || !strings.Contains(err.Error(), srv.URL+"/.well-known/resourcesync: get ") || !strings.Contains(err.Error(), source.ErrTooLarge.Error()) {
+			t.Fatalf("err = %v, want one naming the document as too large", err)
 		}
 	})
 }

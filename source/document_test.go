@@ -2,7 +2,6 @@ package source
 
 import (
 	"bytes"
-	"compress/flate"
 	"compress/gzip"
 	"context"
 	"errors"
@@ -16,6 +15,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/resync-dest/resync-dest/fixtures"
 	"github.com/resync-dest/resync-dest/resourcesync"
 )
 
@@ -169,41 +169,9 @@ func TestOpenDocumentTooLarge(t *testing.T) {
 	}
 }
 
-// gzipZeros returns a gzip stream that inflates to at least n zero bytes,
-// built without compressing n bytes: a deflate block that repeats the
-// previous byte is valid anywhere after a zero, so it is written once and
-// copied. The trailer's checksum is not computed; nothing should read that
-// far.
-func gzipZeros(t testing.TB, n int64) []byte {
-	t.Helper()
-	const chunk = 1 << 20
-	var buf bytes.Buffer
-	zw, _ := flate.NewWriter(&buf, flate.BestCompression)
-	zeros := make([]byte, chunk)
-	write := func() []byte {
-		start := buf.Len()
-		if _, err := zw.Write(zeros); err != nil {
-			t.Fatal(err)
-		}
-		if err := zw.Flush(); err != nil { // byte-aligns the block
-			t.Fatal(err)
-		}
-		return bytes.Clone(buf.Bytes()[start:])
-	}
-	first := write()
-	block := write()
-	out := []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff}
-	out = append(out, first...)
-	for i := int64(chunk); i < n; i += chunk {
-		out = append(out, block...)
-	}
-	out = append(out, 3, 0)                // an empty final block
-	return append(out, make([]byte, 8)...) // crc32 and size, unchecked
-}
-
 func TestGzipBombFailsSmall(t *testing.T) {
-	inner := gzipZeros(t, 4<<30) // 4 GiB of zeros in a few MB
-	outer := gzipped(t, inner)   // and those few MB in a few KB
+	inner := fixtures.GzipBomb(4 << 30) // 4 GiB of zeros in a few MB
+	outer := gzipped(t, inner)          // and those few MB in a few KB
 	if len(outer) > 64<<10 {
 		t.Fatalf("the bomb is %d bytes; the test wants a small one", len(outer))
 	}
