@@ -11,8 +11,10 @@
 // FormatDatetime handle W3C datetimes; ParseHash and Verifier handle fixity.
 //
 // It also holds, for now, the Destination's own records that several
-// packages exchange - Held, Batch, SetState, Counts, Progress, Pending,
-// BacklogUnit, Via - so that the engine, the planners and the state
+// packages exchange - Held, Listed, Tree, Batch, Moved, ChangeRecord,
+// Failure, SetState, Counts, Plan, Progress, Pending, BacklogUnit, Via -
+// and its pure policies on URIs, Scope (hosts) and Filter (--include,
+// --exclude, --collection), so that the engine, the planners and the state
 // adapter share one definition without importing each other; they are not
 // part of the protocol.
 //

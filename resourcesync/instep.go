@@ -33,8 +33,10 @@ func (f Fixity) Shares(g Fixity) bool {
 // length when want gives one and, by preference, the same digests; when no
 // digest can be compared, the same lastmod (zero lastmods never match, so
 // a version known by neither digest nor lastmod is never in step). It is
-// the one rule every sync path and the audit's quick check apply, so that
-// they never disagree about one copy.
+// the one rule every sync path applies. The audit, which must also name
+// what differs, compares the same fields in the same order (length, then
+// shared digests, else lastmod) and reports a version known by neither as
+// unverifiable rather than deciding.
 func InStep(held, want Version) bool {
 	if want.HasLength && held.HasLength && want.Length != held.Length {
 		return false
