@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/url"
-	"strings"
 	"sync"
 	"time"
 
@@ -54,10 +52,7 @@ func newConditionReport() *conditionReport {
 
 // add counts one entry showing a condition (transfer.RunOptions.Condition).
 func (r *conditionReport) add(kind, uri, detail string) {
-	host := ""
-	if u, err := url.Parse(uri); err == nil {
-		host = strings.ToLower(u.Host)
-	}
+	host := reportHost(uri)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	k := conditionKey{kind, host}

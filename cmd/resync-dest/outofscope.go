@@ -10,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/resync-dest/resync-dest/resourcesync"
 	"github.com/resync-dest/resync-dest/state"
 )
 
@@ -55,12 +56,28 @@ func newScopeReport() *scopeReport {
 	return &scopeReport{hosts: map[string]*hostScope{}, conds: newConditionReport()}
 }
 
+// reportHost is the host a report counts uri under: the lower-case host,
+// with its port only when it is not the scheme's default. The port is the
+// one resourcesync.HostPort reads, so that "h:0443" and "h" - one server to
+// the scope check - are one row here too.
+func reportHost(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return ""
+	}
+	host := strings.ToLower(u.Hostname())
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if p := resourcesync.Port(u); p != resourcesync.Port(&url.URL{Scheme: u.Scheme}) {
+		host += ":" + p
+	}
+	return host
+}
+
 // add counts one entry skipped as out of scope (transfer.RunOptions.OutOfScope).
 func (s *scopeReport) add(uri string, cause error) {
-	host := ""
-	if u, err := url.Parse(uri); err == nil {
-		host = strings.ToLower(u.Host)
-	}
+	host := reportHost(uri)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h, ok := s.hosts[host]

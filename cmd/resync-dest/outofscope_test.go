@@ -164,3 +164,24 @@ func TestScopeReportIsTheSameInAnyOrder(t *testing.T) {
 		}
 	}
 }
+
+// A report counts a URI under the server the scope check sees: the default
+// port, written or not, is one row; another port is another.
+func TestReportHost(t *testing.T) {
+	for _, tc := range []struct{ uri, want string }{
+		{"https://Other.example/a", "other.example"},
+		{"https://other.example:443/a", "other.example"},
+		{"https://other.example:0443/a", "other.example"},
+		{"http://other.example:80/a", "other.example"},
+		{"http://other.example:443/a", "other.example:443"},
+		{"https://other.example:8443/a", "other.example:8443"},
+		{"http://[::1]/a", "[::1]"},
+		{"http://[::1]:8080/a", "[::1]:8080"},
+		{"ftp://other.example/a", "other.example"},
+		{"%zz", ""},
+	} {
+		if got := reportHost(tc.uri); got != tc.want {
+			t.Errorf("reportHost(%q) = %q, want %q", tc.uri, got, tc.want)
+		}
+	}
+}
