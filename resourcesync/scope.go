@@ -83,7 +83,13 @@ func Port(u *url.URL) string {
 	if p := u.Port(); p != "" {
 		return normalPort(p)
 	}
-	if strings.EqualFold(u.Scheme, "https") {
+	return DefaultPort(u.Scheme)
+}
+
+// DefaultPort is the port a URL of scheme names when it names none: 443
+// for https, else 80.
+func DefaultPort(scheme string) string {
+	if strings.EqualFold(scheme, "https") {
 		return "443"
 	}
 	return "80"

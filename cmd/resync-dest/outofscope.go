@@ -69,7 +69,7 @@ func reportHost(uri string) string {
 	if strings.Contains(host, ":") {
 		host = "[" + host + "]"
 	}
-	if p := resourcesync.Port(u); p != resourcesync.Port(&url.URL{Scheme: u.Scheme}) {
+	if p := resourcesync.Port(u); p != resourcesync.DefaultPort(u.Scheme) {
 		host += ":" + p
 	}
 	return host
