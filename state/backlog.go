@@ -83,13 +83,13 @@ func (b *Backlog) create() error {
 			companion INTEGER NOT NULL,
 			done    INTEGER NOT NULL
 		);
-		-- Keyed by time first: the state hands its records over in that
+		-- Keyed as the state keys its records: it hands them over in that
 		-- order (EachApplied), so they append.
 		CREATE TABLE applied (
 			uri  TEXT NOT NULL,
 			kind TEXT NOT NULL,
 			at   TEXT NOT NULL,
-			PRIMARY KEY (at, uri, kind)
+			PRIMARY KEY (uri, at, kind)
 		) WITHOUT ROWID;
 		CREATE TABLE retry (uri TEXT PRIMARY KEY) WITHOUT ROWID;`); err != nil {
 		return err

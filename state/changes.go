@@ -80,21 +80,21 @@ const changesPage = 1024
 
 // EachApplied calls fn for every change of set setID recorded as applied
 // whose time is at or after since (the records a resumed run must skip),
-// in the order of the table's key (time, URI, change), and stops at fn's
+// in the order of the table's key (URI, time, change), and stops at fn's
 // first error, which it returns unwrapped. It reads in pages, each a range
 // of the key - no page sorts the records, which a run reading every record
 // kept for an open list read again (thousands) would pay per page - and
 // holds nothing open while fn runs. Safe for concurrent use.
 func (db *DB) EachApplied(ctx context.Context, setID int64, since time.Time, fn func(uri string, ch resourcesync.Change, t time.Time) error) error {
 	const q = `SELECT uri, change, time FROM changes
-		WHERE set_id = ? AND failed = 0 AND time >= ? AND (time, uri, change) > (?, ?, ?)
-		ORDER BY time, uri, change LIMIT ?`
+		WHERE set_id = ? AND failed = 0 AND time >= ? AND (uri, time, change) > (?, ?, ?)
+		ORDER BY uri, time, change LIMIT ?`
 	type rec struct{ uri, change, time string }
 	from := keyTime(since)
 	var last rec // the empty key is before every record
 	page := make([]rec, 0, changesPage)
 	for {
-		rows, err := db.read.QueryContext(ctx, q, setID, from, last.time, last.uri, last.change, changesPage)
+		rows, err := db.read.QueryContext(ctx, q, setID, from, last.uri, last.time, last.change, changesPage)
 		if err != nil {
 			return fmt.Errorf("read changes of set %d: %w", setID, err)
 		}

@@ -33,8 +33,8 @@ func eachApplied(t *testing.T, db *DB, setID int64, since time.Time) []applied {
 }
 
 // EachApplied visits every applied record at or after since once, in
-// (time, URI, change) order, across pages - a group of one time spanning
-// several of them too - and never a failed record or one of another set.
+// (URI, time, change) order, across pages, and never a failed record or
+// one of another set.
 func TestEachApplied(t *testing.T) {
 	db := openTest(t)
 	s := ensureSet(t, db, capList)
@@ -61,10 +61,10 @@ func TestEachApplied(t *testing.T) {
 	commit(t, db, s.ID, &b)
 	commit(t, db, other.ID, &ob)
 	slices.SortFunc(want, func(x, y applied) int {
-		if c := x.t.Compare(y.t); c != 0 {
+		if c := strings.Compare(x.uri, y.uri); c != 0 {
 			return c
 		}
-		if c := strings.Compare(x.uri, y.uri); c != 0 {
+		if c := x.t.Compare(y.t); c != 0 {
 			return c
 		}
 		return strings.Compare(string(x.ch), string(y.ch))
@@ -74,10 +74,24 @@ func TestEachApplied(t *testing.T) {
 	}
 }
 
-// A state of schema version 7 keyed its change records by URI first; the
-// upgrade keys them by time first and keeps every record, and a
-// read-only open of the older file still reads them.
-func TestChangesKeyedByTimeAfterUpgrade(t *testing.T) {
+// States of schema versions 7 (change records keyed by URI first) and 8
+// (by time first) upgrade to records keyed by URI first, every record
+// kept, and a read-only open of the older file still reads them.
+func TestChangesKeyedByURIAfterUpgrade(t *testing.T) {
+	for _, tc := range []struct {
+		version int
+		key     string
+	}{
+		{7, "set_id, uri, time, change"},
+		{8, "set_id, time, uri, change"},
+	} {
+		t.Run(fmt.Sprintf("version %d", tc.version), func(t *testing.T) {
+			testChangesUpgrade(t, tc.version, tc.key)
+		})
+	}
+}
+
+func testChangesUpgrade(t *testing.T, version int, key string) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "state.db")
 	db := openAt(t, path)
@@ -90,14 +104,14 @@ func TestChangesKeyedByTimeAfterUpgrade(t *testing.T) {
 	}
 	commit(t, db, s.ID, &Batch{Changes: recs})
 	db.Close()
-	rawExec(t, path, `CREATE TABLE changes_v7 (
+	rawExec(t, path, `CREATE TABLE changes_old (
 		set_id INTEGER NOT NULL REFERENCES sets (id) ON DELETE CASCADE, uri TEXT NOT NULL, change TEXT NOT NULL,
 		time TEXT NOT NULL, list TEXT NOT NULL DEFAULT '', position INTEGER NOT NULL DEFAULT 0,
 		failed INTEGER NOT NULL DEFAULT 0 CHECK (failed IN (0, 1)), cause TEXT NOT NULL DEFAULT '', recorded TEXT NOT NULL,
-		PRIMARY KEY (set_id, uri, time, change)) WITHOUT ROWID`,
-		`INSERT INTO changes_v7 SELECT set_id, uri, change, time, list, position, failed, cause, recorded FROM changes`,
-		`DROP TABLE changes`, `ALTER TABLE changes_v7 RENAME TO changes`, `PRAGMA user_version = 7`)
-	want := []applied{{recs[0].URI, recs[0].Change, recs[0].Time}, {recs[1].URI, recs[1].Change, recs[1].Time}}
+		PRIMARY KEY (`+key+`)) WITHOUT ROWID`,
+		`INSERT INTO changes_old SELECT set_id, uri, change, time, list, position, failed, cause, recorded FROM changes`,
+		`DROP TABLE changes`, `ALTER TABLE changes_old RENAME TO changes`, fmt.Sprintf(`PRAGMA user_version = %d`, version))
+	want := []applied{{recs[1].URI, recs[1].Change, recs[1].Time}, {recs[0].URI, recs[0].Change, recs[0].Time}}
 	check := func(db *DB, when string) {
 		t.Helper()
 		if got := eachApplied(t, db, s.ID, time.Time{}); !slices.Equal(got, want) {
@@ -111,7 +125,7 @@ func TestChangesKeyedByTimeAfterUpgrade(t *testing.T) {
 		}
 	}
 	ro := openReadOnly(t, path)
-	check(ro, "read-only, version 7")
+	check(ro, fmt.Sprintf("read-only, version %d", version))
 	ro.Close()
 
 	db = openAt(t, path)
@@ -120,8 +134,8 @@ func TestChangesKeyedByTimeAfterUpgrade(t *testing.T) {
 	if err := db.read.QueryRowContext(ctx, `SELECT sql FROM sqlite_schema WHERE name = 'changes'`).Scan(&ddl); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(ddl, "PRIMARY KEY (set_id, time, uri, change)") {
-		t.Errorf("changes after the upgrade:\n%s\nwant keyed by (set_id, time, uri, change)", ddl)
+	if !strings.Contains(ddl, "PRIMARY KEY (set_id, uri, time, change)") {
+		t.Errorf("changes after the upgrade:\n%s\nwant keyed by (set_id, uri, time, change)", ddl)
 	}
 	// Recording a change again still updates its record (the upsert's key).
 	again := recs[2]
