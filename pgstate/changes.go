@@ -62,19 +62,20 @@ func (db *DB) PruneChanges(ctx context.Context, setID int64, before time.Time) (
 const changesPage = 2048
 
 // EachApplied calls fn for every change of set setID recorded as applied
-// whose time is at or after since, in (time, URI, change) order, reading
-// in pages, and stops at fn's first error, which it returns unwrapped.
+// whose time is at or after since, in the order of the table's key (URI,
+// time, change), reading in pages, and stops at fn's first error, which it
+// returns unwrapped.
 func (db *DB) EachApplied(ctx context.Context, setID int64, since time.Time, fn func(uri string, ch resourcesync.Change, t time.Time) error) error {
 	if db.absent {
 		return nil
 	}
 	type rec struct{ uri, change, time string }
 	from := keyTime(since)
-	last := rec{time: from}
+	var last rec // the empty key is before every record
 	for {
 		rows, err := db.pool.Query(ctx, `SELECT uri, change, time FROM changes
-			WHERE set_id = $1 AND NOT failed AND time >= $2 AND (time, uri, change) > ($3, $4, $5)
-			ORDER BY time, uri, change LIMIT $6`, setID, from, last.time, last.uri, last.change, changesPage)
+			WHERE set_id = $1 AND NOT failed AND time >= $2 AND (uri, time, change) > ($3, $4, $5)
+			ORDER BY uri, time, change LIMIT $6`, setID, from, last.uri, last.time, last.change, changesPage)
 		if err != nil {
 			return fmt.Errorf("read changes of set %d: %w", setID, err)
 		}

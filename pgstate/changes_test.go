@@ -2,7 +2,9 @@ package pgstate
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -10,9 +12,27 @@ import (
 )
 
 // A database of schema version 5 keyed its change records by URI first,
-// with a second index by time; the upgrade keys them by time first, drops
-// that index, and keeps every record.
-func TestChangesKeyedByTimeAfterUpgrade(t *testing.T) {
+// with a second index by time; one of version 6 by time first. The upgrade
+// keys them by URI first, with no second index, and keeps every record.
+func TestChangesKeyedByURIAfterUpgrade(t *testing.T) {
+	for _, tc := range []struct {
+		version int
+		layout  string // the changes table's indexes at that version
+		indexes int
+	}{
+		{5, `ALTER TABLE changes DROP CONSTRAINT changes_pkey;
+			ALTER TABLE changes ADD CONSTRAINT changes_pkey PRIMARY KEY (set_id, uri, time, change);
+			CREATE INDEX IF NOT EXISTS changes_set_time ON changes (set_id, time, uri, change)`, 2},
+		{6, `ALTER TABLE changes DROP CONSTRAINT changes_pkey;
+			ALTER TABLE changes ADD CONSTRAINT changes_pkey PRIMARY KEY (set_id, time, uri, change)`, 1},
+	} {
+		t.Run(fmt.Sprintf("version %d", tc.version), func(t *testing.T) {
+			testChangesUpgrade(t, tc.version, tc.layout, tc.indexes)
+		})
+	}
+}
+
+func testChangesUpgrade(t *testing.T, version int, layout string, indexes int) {
 	ctx := context.Background()
 	db := open(t, nil)
 	url := db.pool.Config().ConnString()
@@ -29,15 +49,13 @@ func TestChangesKeyedByTimeAfterUpgrade(t *testing.T) {
 	if err := db.Commit(ctx, s.ID, &resourcesync.Batch{Changes: recs}); err != nil {
 		t.Fatal(err)
 	}
-	// Back to version 5's layout, records and all.
-	if _, err := db.pool.Exec(ctx, `ALTER TABLE changes DROP CONSTRAINT changes_pkey;
-		ALTER TABLE changes ADD CONSTRAINT changes_pkey PRIMARY KEY (set_id, uri, time, change);
-		CREATE INDEX IF NOT EXISTS changes_set_time ON changes (set_id, time, uri, change);
-		UPDATE schema_version SET version = 5`); err != nil {
+	// Back to that version's layout, records and all.
+	if _, err := db.pool.Exec(ctx, layout+`;
+		UPDATE schema_version SET version = `+strconv.Itoa(version)); err != nil {
 		t.Fatal(err)
 	}
-	if got := changeIndexes(t, db); len(got) != 2 {
-		t.Fatalf("version 5's layout: indexes %v", got)
+	if got := changeIndexes(t, db); len(got) != indexes {
+		t.Fatalf("version %d's layout: indexes %v", version, got)
 	}
 	db.Close()
 
@@ -49,10 +67,10 @@ func TestChangesKeyedByTimeAfterUpgrade(t *testing.T) {
 	}
 	defer db.Close()
 	var v int
-	if err := db.pool.QueryRow(ctx, `SELECT version FROM schema_version`).Scan(&v); err != nil || v != Version() || v < 6 {
+	if err := db.pool.QueryRow(ctx, `SELECT version FROM schema_version`).Scan(&v); err != nil || v != Version() || v < 7 {
 		t.Fatalf("version after the upgrade %d, %v; want %d", v, err, Version())
 	}
-	if got, want := changeIndexes(t, db), []string{"changes_pkey (set_id,time,uri,change)"}; !slices.Equal(got, want) {
+	if got, want := changeIndexes(t, db), []string{"changes_pkey (set_id,uri,time,change)"}; !slices.Equal(got, want) {
 		t.Errorf("indexes of changes after the upgrade: %v, want %v", got, want)
 	}
 	var got []string
@@ -60,7 +78,7 @@ func TestChangesKeyedByTimeAfterUpgrade(t *testing.T) {
 		got = append(got, uri+" "+string(ch)+" "+at.Format(time.RFC3339))
 		return nil
 	})
-	want := []string{"http://example.org/b created 2013-01-03T00:00:00Z", "http://example.org/a updated 2013-01-03T01:00:00Z"}
+	want := []string{"http://example.org/a updated 2013-01-03T01:00:00Z", "http://example.org/b created 2013-01-03T00:00:00Z"}
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("EachApplied = %v, %v; want %v", got, err, want)
 	}
